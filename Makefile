@@ -1,0 +1,41 @@
+# make demo  — the main job (creates .venv and installs what it needs)
+# make test  — lint + the test suite
+# make bench — speed figures of the rules core and engine
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+TRAIN_STAMP := $(VENV)/.installed-train
+# torch: the CPU build on this machine's disk; a plain `torch` would pull a multi-GB CUDA build.
+TORCH_CPU := torch==2.13.0
+
+.PHONY: demo test bench lint install install-train clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $@
+
+install: $(STAMP)
+
+$(TRAIN_STAMP): $(STAMP)
+	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q $(TORCH_CPU)
+	$(PY) -m pip install -q -e ".[dev,train]"
+	touch $@
+
+install-train: $(TRAIN_STAMP)
+
+demo: $(STAMP)
+	$(PY) -m training.demo
+
+lint: $(STAMP)
+	$(PY) -m ruff check envs agents training tests
+
+test: $(STAMP) lint
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m training.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,323 @@
+"""Changsha patterns: waits (§2), opening-hand wins (§3.2), small and big wins (§3–§4).
+
+Pure functions over kinds; no game state. The engine calls the count-vector
+forms (``wait_mask``, ``classify``); the friendlier forms take tile text or
+lists of kinds and are the public hand-evaluator API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
+from envs.core.shapes import (
+    JIANG_KIND_MASK,
+    is_all_triplets,
+    is_seven_pairs,
+    mask_kinds,
+    seven_pairs_wait_mask,
+    standard_pair_mask,
+    standard_wait_mask,
+)
+from envs.core.tiles import NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
+
+# Meld kinds (面子). Every kong is shown face up in Changsha (§6), but a
+# concealed kong (暗杠) still differs for 全求人 and 豪华将将胡.
+CHI, PENG, MINGGANG, JIAGANG, ANGANG = "chi", "peng", "minggang", "jiagang", "angang"
+MELD_KINDS = (CHI, PENG, MINGGANG, JIAGANG, ANGANG)
+KONG_KINDS = (MINGGANG, JIAGANG, ANGANG)
+
+SMALL_PATTERNS = ("PINGHU",)
+BIG_PATTERNS = (
+    "PENGPENG", "JIANGJIANG", "QINGYISE", "QIXIAODUI", "LONGQIDUI", "HAOHUA_JIANGJIANG",
+    "QUANQIUREN", "TIANHU", "DIHU", "HAIDI_LAOYUE", "HAIDI_PAO", "GANGSHANG_KAIHUA",
+    "QIANGGANG", "GANGSHANG_PAO",
+)
+ALL_JIANG_KINDS = frozenset(mask_kinds(JIANG_KIND_MASK))
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """An exposed or concealed set: ``kind`` is one of ``MELD_KINDS``, ``tiles`` its kinds."""
+
+    kind: str
+    tiles: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.kind not in MELD_KINDS:
+            raise ValueError(f"unknown meld kind {self.kind!r}: allowed {MELD_KINDS}")
+        t = self.tiles
+        for k in t:
+            check_kind(k)
+        ok = (
+            (self.kind == CHI and len(t) == 3 and t[0] // 9 == t[2] // 9
+             and sorted(t) == list(range(min(t), min(t) + 3)))
+            or (self.kind == PENG and len(t) == 3 and len(set(t)) == 1)
+            or (self.kind in KONG_KINDS and len(t) == 4 and len(set(t)) == 1)
+        )
+        if not ok:
+            raise ValueError(f"tiles {format(t)} do not form a {self.kind} meld")
+
+    @property
+    def exposed(self) -> bool:
+        """Everything but a concealed kong counts as exposed for 全求人 (§4)."""
+        return self.kind != ANGANG
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in KONG_KINDS
+
+
+def as_meld(m: Meld | Sequence[int] | str) -> Meld:
+    """Accept a ``Meld`` or plain kinds/text: 3 equal = PENG, a run = CHI, 4 equal = 明杠."""
+    if isinstance(m, Meld):
+        return m
+    tiles = tuple(sorted(tiles_arg(m)))
+    if len(tiles) == 4:
+        return Meld(MINGGANG, tiles)
+    if len(tiles) == 3 and len(set(tiles)) == 1:
+        return Meld(PENG, tiles)
+    return Meld(CHI, tiles)
+
+
+def meld_counts(melds: Iterable[Meld]) -> list[int]:
+    """Count vector of all tiles in melds."""
+    c = [0] * NUM_SUITED_KINDS
+    for m in melds:
+        for t in m.tiles:
+            c[t] += 1
+    return c
+
+
+# --------------------------------------------------------------------- waits
+def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
+    """Waits (§2) as a kind bitmask: standard (any pair), seven pairs, all-将.
+
+    ``c`` is the 3n+1 concealed count vector, ``melded`` the counts of tiles
+    in melds (kongs included). A kind of which the player holds all four
+    copies, concealed or melded, is never a wait.
+    """
+    mask = standard_wait_mask(c)
+    if num_melds == 0:
+        mask |= seven_pairs_wait_mask(c)
+    if all(c[k] == 0 and melded[k] == 0 for k in _NON_JIANG):
+        mask |= JIANG_KIND_MASK
+    if mask:
+        for k in mask_kinds(mask):
+            if c[k] + melded[k] >= 4:
+                mask &= ~(1 << k)
+    return mask
+
+
+_NON_JIANG = tuple(k for k in range(NUM_SUITED_KINDS) if not JIANG_KIND_MASK >> k & 1)
+
+
+def waits(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> set[int]:
+    """Kinds that complete ``concealed`` (3n+1 tiles) with ``melds`` into any §2 shape.
+
+    Waits ignore real/false 将: a false-将 wait may still not be a legal win
+    (see ``classify``). Raises ``ValueError`` for a bad tile count or a fifth copy.
+    """
+    tiles = tiles_arg(concealed)
+    ms = [as_meld(m) for m in melds]
+    if len(tiles) % 3 != 1 or len(tiles) + 3 * len(ms) != 13:
+        raise ValueError(
+            f"waits() needs 13 tiles counting 3 per meld: got {len(tiles)} concealed "
+            f"and {len(ms)} melds"
+        )
+    c = to_counts(tiles)
+    melded = meld_counts(ms)
+    _check_copies(c, melded)
+    return set(mask_kinds(wait_mask(c, melded, len(ms))))
+
+
+def is_ready(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> bool:
+    """Ready (听牌, §2): at least one wait."""
+    return bool(waits(concealed, melds))
+
+
+def _check_copies(c: Sequence[int], melded: Sequence[int]) -> None:
+    for k in range(NUM_SUITED_KINDS):
+        if c[k] + melded[k] > 4:
+            raise ValueError(f"{c[k] + melded[k]} copies of {format([k])} in hand and melds: at most 4")
+
+
+# ------------------------------------------------------- opening wins §3.2
+def opening_patterns(hand: str | Iterable[int]) -> set[str]:
+    """The §3.2 opening-hand patterns present in a dealt hand (13 or 14 tiles)."""
+    c = _dealt_counts(hand)
+    return {p for p in OPENING_PATTERNS if _opening_shown(c, p) is not None}
+
+
+def opening_shown(hand: str | Iterable[int], pattern: str) -> list[int]:
+    """The tiles a declaration of ``pattern`` shows (§3.2 table); raises if absent."""
+    c = _dealt_counts(hand)
+    if pattern not in OPENING_PATTERNS:
+        raise ValueError(f"unknown opening pattern {pattern!r}: allowed {OPENING_PATTERNS}")
+    shown = _opening_shown(c, pattern)
+    if shown is None:
+        raise ValueError(f"hand {format(tiles_arg(hand))} has no {pattern}")
+    return shown
+
+
+def _dealt_counts(hand: str | Iterable[int]) -> list[int]:
+    tiles = tiles_arg(hand)
+    if len(tiles) not in (13, 14):
+        raise ValueError(f"a dealt hand has 13 or 14 tiles, got {len(tiles)}")
+    return to_counts(tiles)
+
+
+def _opening_shown(c: Sequence[int], pattern: str) -> list[int] | None:
+    """Shown tiles of one opening pattern in counts ``c``, or None when absent.
+
+    Where a pattern occurs more than once the lowest kinds are shown; it still
+    counts once (§3.2 [decision]).
+    """
+    whole = [k for k in range(NUM_SUITED_KINDS) for _ in range(c[k])]
+    suit_sizes = [sum(c[9 * s:9 * s + 9]) for s in range(3)]
+    if pattern == "SIXI":
+        quads = [k for k in range(NUM_SUITED_KINDS) if c[k] == 4]
+        return [quads[0]] * 4 if quads else None
+    if pattern == "BANBAN":
+        return whole if all(c[k] == 0 for k in ALL_JIANG_KINDS) else None
+    if pattern == "QUEYISE":
+        return whole if 0 in suit_sizes else None
+    if pattern == "LIULIUSHUN":
+        trips = [k for k in range(NUM_SUITED_KINDS) if c[k] >= 3]
+        return [trips[0]] * 3 + [trips[1]] * 3 if len(trips) >= 2 else None
+    if pattern == "SANTONG":
+        for r in range(9):
+            if all(c[9 * s + r] >= 2 for s in range(3)):
+                return [9 * s + r for s in range(3) for _ in range(2)]
+        return None
+    if pattern == "YIZHIHUA":
+        for s in range(3):
+            if suit_sizes[s] == 1 and c[9 * s + 4] == 1:
+                return whole
+        return None
+    raise ValueError(f"unknown opening pattern {pattern!r}: allowed {OPENING_PATTERNS}")
+
+
+# ------------------------------------------------------ win classification
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """How the winning tile arrived (§4 situation patterns).
+
+    ``haidi``: the winning tile is the 海底 tile (self-drawn: 海底捞月, else
+    海底炮). ``kong_draw``: it comes from a 开杠 dice draw (self-drawn:
+    杠上开花, else 杠上炮), and ``kong_draw_wins`` says how many of the drawn
+    tiles win for this player (1 or 2). ``robbing_kong``: 抢杠 of an open
+    开杠 (robbing a 补张 is an ordinary discard win, §6.2).
+    """
+
+    self_drawn: bool = False
+    haidi: bool = False
+    kong_draw: bool = False
+    kong_draw_wins: int = 1
+    robbing_kong: bool = False
+    tianhu: bool = False
+    dihu: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kong_draw_wins not in (1, 2):
+            raise ValueError(f"kong_draw_wins must be 1 or 2, got {self.kong_draw_wins}")
+        if self.robbing_kong and self.self_drawn:
+            raise ValueError("robbing a kong (抢杠) is a win on another player's tile, not self-drawn")
+        if self.tianhu and (not self.self_drawn or self.dihu):
+            raise ValueError("天胡 is the dealer's self-drawn win on his dealt tiles")
+        if self.dihu and self.self_drawn:
+            raise ValueError("地胡 is a win on the dealer's first discard, not self-drawn")
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """A legal win: its patterns (§3–§4 ids), 合 count and whether it is big."""
+
+    patterns: tuple[str, ...]
+    he: int
+    big: bool
+
+
+def classify(
+    c: Sequence[int],
+    melds: Sequence[Meld],
+    winning_tile: int,
+    ctx: WinContext,
+    config: RuleConfig,
+) -> Win | None:
+    """Classify 14 tiles (``c`` concealed counts including the winning tile, plus melds).
+
+    Returns None when the shape is incomplete, or complete only with a false
+    将 and no big pattern (§4: not a win).
+    """
+    pair_mask = standard_pair_mask(c)
+    seven = not melds and is_seven_pairs(c)
+    melded = meld_counts(melds)
+    all_jiang = all(c[k] == 0 and melded[k] == 0 for k in _NON_JIANG)
+    if not (pair_mask or seven or all_jiang):
+        return None
+    big: list[tuple[str, int]] = []  # (pattern, 合 under stacking)
+    quad_he = config.quad_he
+    if pair_mask and all(m.kind != CHI for m in melds) and is_all_triplets(c):
+        big.append(("PENGPENG", 1))
+    if all_jiang:
+        k = sum(1 for m in melds if m.kind == ANGANG) + sum(
+            1 for t in ALL_JIANG_KINDS
+            if c[t] == 4 and (ctx.self_drawn or t != winning_tile)
+        )
+        big.append(("HAOHUA_JIANGJIANG", k + 1) if quad_he and k else ("JIANGJIANG", 1))
+    suits = {t // 9 for t in range(NUM_SUITED_KINDS) if c[t] or melded[t]}
+    if len(suits) == 1:
+        big.append(("QINGYISE", 1))
+    if seven:
+        k = sum(1 for x in c if x == 4)
+        big.append(("LONGQIDUI", k + 1) if quad_he and k else ("QIXIAODUI", 1))
+    if (config.quanqiuren and len(melds) == 4 and all(m.exposed for m in melds)
+            and (not ctx.self_drawn or config.quanqiuren_self_draw)):
+        big.append(("QUANQIUREN", 1))
+    if ctx.tianhu:
+        big.append(("TIANHU", 1))
+    if ctx.dihu:
+        big.append(("DIHU", 1))
+    if ctx.haidi:
+        big.append(("HAIDI_LAOYUE" if ctx.self_drawn else "HAIDI_PAO", 1))
+    if ctx.kong_draw:
+        big.append(("GANGSHANG_KAIHUA" if ctx.self_drawn else "GANGSHANG_PAO", ctx.kong_draw_wins))
+    if ctx.robbing_kong:
+        big.append(("QIANGGANG", 1))
+    if big:
+        he = sum(v for _, v in big) if config.big_win_stacking else 1
+        return Win(tuple(p for p, _ in big), he, True)
+    if pair_mask & JIANG_KIND_MASK:
+        return Win(("PINGHU",), 0, False)
+    return None
+
+
+def classify_win(
+    concealed: str | Iterable[int],
+    melds: Iterable[Meld | Sequence[int] | str] = (),
+    winning_tile: int | str | None = None,
+    ctx: WinContext | None = None,
+    config: RuleConfig | None = None,
+) -> Win | None:
+    """Public form of ``classify``: ``concealed`` holds the 14 − 3·melds tiles, winning tile included.
+
+    ``winning_tile`` defaults to the last tile of ``concealed``.
+    """
+    tiles = tiles_arg(concealed)
+    ms = [as_meld(m) for m in melds]
+    if len(tiles) + 3 * len(ms) != 14:
+        raise ValueError(
+            f"a winning hand has 14 tiles counting 3 per meld: got {len(tiles)} concealed "
+            f"and {len(ms)} melds"
+        )
+    if winning_tile is None:
+        winning_tile = tiles[-1]
+    elif isinstance(winning_tile, str):
+        (winning_tile,) = tiles_arg(winning_tile)
+    if winning_tile not in tiles:
+        raise ValueError(f"winning tile {format([winning_tile])} is not among {format(tiles)}")
+    c = to_counts(tiles)
+    _check_copies(c, meld_counts(ms))
+    return classify(c, ms, winning_tile, ctx or WinContext(), config or RuleConfig())

@@ -1,0 +1,191 @@
+"""Table-driven shape analysis on count vectors (rules §2).
+
+Hands are count vectors over the 27 suited kinds (a ``list`` of ints, index =
+kind). The three suits are independent, so every question about a standard
+shape (four sets and one pair) reduces to per-suit lookups: a suit's nine
+counts, as ``bytes``, are looked up in a table built once at import from
+every combination of up to four sets (runs and triplets) with or without one
+pair. Suits are therefore checked in three dict lookups instead of a search.
+
+Results that are sets of kinds are returned as bitmasks (bit ``k`` = kind
+``k``) on the fast paths; ``mask_kinds`` turns one into a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+SUIT_LEN = 9
+NUM_SUITS = 3
+NUM_KINDS = SUIT_LEN * NUM_SUITS
+MAX_SETS = 4
+
+SETS_ONLY = 1 << SUIT_LEN
+"""Table value of a suit that splits into sets only (no pair)."""
+JIANG_RANK_MASK = (1 << 1) | (1 << 4) | (1 << 7)
+"""Ranks 2, 5, 8 as bits 1, 4, 7 of a per-suit rank mask (将, §1)."""
+JIANG_KIND_MASK = sum(JIANG_RANK_MASK << (SUIT_LEN * s) for s in range(NUM_SUITS))
+"""All 将 kinds (rank 2, 5, 8 of every suit) as a kind bitmask."""
+
+
+def _suit_sets() -> list[tuple[int, ...]]:
+    """The 16 sets within one suit: 7 runs and 9 triplets, as count tuples."""
+    sets = []
+    for r in range(SUIT_LEN - 2):
+        v = [0] * SUIT_LEN
+        v[r] = v[r + 1] = v[r + 2] = 1
+        sets.append(tuple(v))
+    for r in range(SUIT_LEN):
+        v = [0] * SUIT_LEN
+        v[r] = 3
+        sets.append(tuple(v))
+    return sets
+
+
+def _build_suit_table() -> dict[bytes, int]:
+    """Map every decomposable suit vector to its table value.
+
+    Value ``SETS_ONLY`` for a suit that is all sets; for a suit that is sets
+    plus exactly one pair, the bitmask of the ranks (bits 0–8) that can be the
+    pair in some decomposition. A vector's size mod 3 tells which kind it is,
+    so one dict serves both.
+    """
+    sets = _suit_sets()
+    zero = (0,) * SUIT_LEN
+    sets_only = {zero}
+    level = {zero}
+    for _ in range(MAX_SETS):
+        nxt = set()
+        for v in level:
+            for s in sets:
+                w = tuple(a + b for a, b in zip(v, s, strict=True))
+                if max(w) <= 4:
+                    nxt.add(w)
+        sets_only |= nxt
+        level = nxt
+    table: dict[bytes, int] = {bytes(v): SETS_ONLY for v in sets_only}
+    for v in sets_only:
+        for r in range(SUIT_LEN):
+            if v[r] <= 2:
+                w = list(v)
+                w[r] += 2
+                key = bytes(w)
+                table[key] = table.get(key, 0) | (1 << r)
+    return table
+
+
+SUIT_TABLE: dict[bytes, int] = _build_suit_table()
+
+
+def is_standard(c: Sequence[int]) -> bool:
+    """True when the concealed counts are ``n`` sets plus one pair (any pair rank).
+
+    Exposed melds are already sets, so only the concealed part is passed.
+    """
+    b = bytes(c)
+    t = SUIT_TABLE
+    return b[0:9] in t and b[9:18] in t and b[18:27] in t and sum(c) % 3 == 2
+
+
+def standard_pair_mask(c: Sequence[int]) -> int:
+    """Kinds (bitmask) that can be the pair of a standard decomposition; 0 if none exists."""
+    if sum(c) % 3 != 2:
+        return 0
+    t = SUIT_TABLE
+    b = bytes(c)
+    vals = (t.get(b[0:9]), t.get(b[9:18]), t.get(b[18:27]))
+    if None in vals:
+        return 0
+    mask = 0
+    for s, v in enumerate(vals):
+        if v != SETS_ONLY:
+            mask |= v << (SUIT_LEN * s)
+    return mask
+
+
+def is_seven_pairs(c: Sequence[int]) -> bool:
+    """Seven pairs (七小对): 14 concealed tiles, every count even (a quad is two pairs)."""
+    return sum(c) == 14 and all(x % 2 == 0 for x in c)
+
+
+def is_all_triplets(c: Sequence[int]) -> bool:
+    """Standard shape whose concealed sets are all triplets (碰碰胡 without its melds)."""
+    pairs = 0
+    for x in c:
+        if x == 2:
+            pairs += 1
+        elif x not in (0, 3):
+            return False
+    return pairs == 1
+
+
+@lru_cache(maxsize=1 << 18)
+def _suit_waits(key: bytes) -> int:
+    """Ranks (bitmask) whose addition makes this suit decomposable."""
+    t = SUIT_TABLE
+    out = 0
+    v = bytearray(key)
+    for r in range(SUIT_LEN):
+        if v[r] < 4:
+            v[r] += 1
+            if bytes(v) in t:
+                out |= 1 << r
+            v[r] -= 1
+    return out
+
+
+def standard_wait_mask(c: Sequence[int]) -> int:
+    """Kinds (bitmask) that complete a standard shape of the 3n+1 concealed counts ``c``.
+
+    Kinds whose count is already 4 in ``c`` are never included; kongs and
+    other melds that hold the 4th copy are the caller's business.
+    """
+    if sum(c) % 3 != 1:
+        return 0
+    t = SUIT_TABLE
+    b = bytes(c)
+    keys = (b[0:9], b[9:18], b[18:27])
+    ok = [k in t for k in keys]
+    bad = ok.count(False)
+    if bad > 1:
+        return 0
+    mask = 0
+    for s in range(NUM_SUITS):
+        # Adding to suit s helps only if the two other suits already decompose.
+        if bad == 0 or not ok[s]:
+            mask |= _suit_waits(keys[s]) << (SUIT_LEN * s)
+    return mask
+
+
+def seven_pairs_wait_mask(c: Sequence[int]) -> int:
+    """The kind (bitmask) that completes seven pairs from 13 concealed tiles, or 0."""
+    if sum(c) != 13:
+        return 0
+    odd = -1
+    for k, x in enumerate(c):
+        if x % 2:
+            if odd >= 0:
+                return 0
+            odd = k
+    return 1 << odd if odd >= 0 and c[odd] < 4 else 0
+
+
+def mask_kinds(mask: int) -> list[int]:
+    """Kinds set in a bitmask, ascending."""
+    out = []
+    k = 0
+    while mask:
+        if mask & 1:
+            out.append(k)
+        mask >>= 1
+        k += 1
+    return out
+
+
+def kinds_mask(kinds: Sequence[int]) -> int:
+    """Bitmask of a collection of kinds."""
+    m = 0
+    for k in kinds:
+        m |= 1 << k
+    return m

@@ -1,0 +1,144 @@
+"""The wall (牌墙) of rules §1: 54 stacks (墩) of two tiles, head and tail draws.
+
+Positions run 0..107 from the head; the tile at position ``k`` lies in stack
+``k // 2``, on top when ``k`` is even. Ordinary draws take from the head in
+increasing position, 补张 replacements from the tail (top of the highest
+stack still holding a tile, then its bottom), and 开杠 dice draws take the
+d-th non-empty stack counted from the tail. A scenario wall shorter than 108
+tiles sits at the end of the layout, so its stacks are the ones it would have
+had in a real hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from envs.core.tiles import check_kind, format
+
+WALL_SIZE = 108
+NUM_STACKS = WALL_SIZE // 2
+EMPTY = -1
+
+OVERFLOW_CHOICES = ("tail", "head")
+
+
+class WallEmptyError(RuntimeError):
+    """Raised when a draw is asked of an empty wall (an engine bug, never a user error)."""
+
+
+class Wall:
+    """Remaining tiles of the wall with their stack positions.
+
+    ``Wall(tiles)`` places ``tiles`` (head to tail) at the end of the
+    108-position layout. Draw methods return kinds and remove them.
+    """
+
+    __slots__ = ("_pos", "_head", "_tail_stack", "_remaining", "size")
+
+    def __init__(self, tiles: Sequence[int], size: int = WALL_SIZE) -> None:
+        if len(tiles) > size:
+            raise ValueError(f"a wall holds at most {size} tiles, got {len(tiles)}")
+        self.size = size
+        start = size - len(tiles)
+        self._pos = [EMPTY] * start + [check_kind(t, 34) for t in tiles]
+        self._head = start
+        self._tail_stack = size // 2 - 1
+        self._remaining = len(tiles)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def remaining(self) -> int:
+        """Tiles still in the wall."""
+        return self._remaining
+
+    def __len__(self) -> int:
+        return self._remaining
+
+    @property
+    def is_haidi(self) -> bool:
+        """True when exactly one tile is left: the 海底 tile (§1, §7)."""
+        return self._remaining == 1
+
+    def stacks_left(self) -> int:
+        """Number of stacks still holding at least one tile (decides the 开杠 dice, §6.3)."""
+        pos = self._pos
+        return sum(1 for s in range(self.size // 2) if pos[2 * s] != EMPTY or pos[2 * s + 1] != EMPTY)
+
+    def tiles(self) -> list[int]:
+        """Remaining kinds from head to tail."""
+        return [t for t in self._pos if t != EMPTY]
+
+    def positions(self) -> list[int]:
+        """Positions (0..107) of the remaining tiles, head to tail."""
+        return [k for k, t in enumerate(self._pos) if t != EMPTY]
+
+    def peek_head(self, n: int) -> list[int]:
+        """The next ``n`` tiles at the head without taking them (birds, §8.1)."""
+        out: list[int] = []
+        k = self._head
+        pos = self._pos
+        while len(out) < n and k < self.size:
+            if pos[k] != EMPTY:
+                out.append(pos[k])
+            k += 1
+        return out
+
+    # ------------------------------------------------------------------- draws
+    def _take(self, k: int) -> int:
+        t = self._pos[k]
+        self._pos[k] = EMPTY
+        self._remaining -= 1
+        return t
+
+    def draw_head(self) -> int:
+        """Ordinary draw: the lowest remaining position."""
+        if self._remaining == 0:
+            raise WallEmptyError("draw from the head of an empty wall")
+        pos = self._pos
+        k = self._head
+        while pos[k] == EMPTY:
+            k += 1
+        self._head = k + 1
+        return self._take(k)
+
+    def draw_tail(self) -> int:
+        """补张 replacement: top of the highest stack still holding a tile, then its bottom."""
+        if self._remaining == 0:
+            raise WallEmptyError("draw from the tail of an empty wall")
+        pos = self._pos
+        s = self._tail_stack
+        while pos[2 * s] == EMPTY and pos[2 * s + 1] == EMPTY:
+            s -= 1
+        self._tail_stack = s
+        return self._take(2 * s if pos[2 * s] != EMPTY else 2 * s + 1)
+
+    def dice_stack(self, total: int, overflow: str = "tail") -> int:
+        """Stack index selected by a dice ``total`` (§1): the total-th non-empty stack from the tail.
+
+        When the total exceeds the stacks left, ``overflow="tail"`` takes the
+        tail stack (the source's 最后一墩) and ``"head"`` the one nearest the head.
+        """
+        if total < 1:
+            raise ValueError(f"dice total must be at least 1, got {total}")
+        if overflow not in OVERFLOW_CHOICES:
+            raise ValueError(f"unknown kong_dice_overflow {overflow!r}: allowed {OVERFLOW_CHOICES}")
+        if self._remaining == 0:
+            raise WallEmptyError("dice draw from an empty wall")
+        pos = self._pos
+        nonempty = [s for s in range(self.size // 2 - 1, -1, -1)
+                    if pos[2 * s] != EMPTY or pos[2 * s + 1] != EMPTY]
+        if total > len(nonempty):
+            return nonempty[0] if overflow == "tail" else nonempty[-1]
+        return nonempty[total - 1]
+
+    def draw_dice(self, total: int, count: int = 2, overflow: str = "tail") -> list[int]:
+        """开杠 draw (§6.3): every tile of the selected stack (``count=2``), or its
+        top tile, or the bottom if the top is gone (``count=1``). Returns kinds top first."""
+        if count not in (1, 2):
+            raise ValueError(f"kong draw count must be 1 or 2, got {count}")
+        s = self.dice_stack(total, overflow)
+        present = [k for k in (2 * s, 2 * s + 1) if self._pos[k] != EMPTY]
+        return [self._take(k) for k in present[:count]]
+
+    def __repr__(self) -> str:
+        return f"Wall({self._remaining} tiles: {format(self.tiles(), sort=False)})"

@@ -1,0 +1,86 @@
+"""§2 hand shapes: the table-driven checker against a brute-force search."""
+
+import random
+
+from hypothesis import given, settings
+
+from envs.core import shapes
+from envs.core.tiles import parse, to_counts
+from tests import brute
+from tests.strategies import hands
+
+
+def c(text):
+    return to_counts(parse(text))
+
+
+def test_standard_with_any_pair_section2():
+    assert shapes.is_standard(c("123m456s789p11122p"))
+    assert shapes.is_standard(c("11m"))
+    assert not shapes.is_standard(c("123m456s789p11124p"))
+
+
+def test_four_sets_without_a_pair_is_not_complete():
+    # RLCard accepted four melds without a pair: 12 tiles never make a 14-tile shape.
+    assert not shapes.is_standard(c("123m456s789p111p"))
+    assert not shapes.is_standard(c("111222333444m"))
+
+
+def test_pair_taken_from_a_triplet():
+    # RLCard rejected pairs that come out of a triplet: 111m 23m -> 11m + 123m.
+    assert shapes.is_standard(c("11123m"))
+    assert shapes.standard_pair_mask(c("11123m")) == 1 << 0
+
+
+def test_pair_mask_lists_every_possible_pair():
+    mask = shapes.standard_pair_mask(c("11123444m"))  # 11 + 123 + 444, or 111 + 234 + 44
+    assert shapes.mask_kinds(mask) == [0, 3]
+
+
+def test_seven_pairs_quads_count_as_two_pairs_section2():
+    assert shapes.is_seven_pairs(c("1111m22m33m44m55m66m"))
+    assert not shapes.is_seven_pairs(c("111m22m33m44m55m667m"))
+
+
+def test_seven_pairs_wait():
+    assert shapes.mask_kinds(shapes.seven_pairs_wait_mask(c("11m22m33m44m55m66m7m"))) == [6]
+    assert shapes.mask_kinds(shapes.seven_pairs_wait_mask(c("1111m22m33m44m55m7m"))) == [6]
+    assert shapes.seven_pairs_wait_mask(c("11m22m33m44m55m6m7m8m")) == 0
+
+
+@settings(max_examples=400)
+@given(hands(14, max_suits=2))
+def test_complete_check_agrees_with_brute_force(tiles):
+    counts = to_counts(tiles)
+    pairs = brute.standard_pairs(counts)
+    assert shapes.is_standard(counts) == bool(pairs)
+    assert set(shapes.mask_kinds(shapes.standard_pair_mask(counts))) == pairs
+
+
+@settings(max_examples=400)
+@given(hands(13, max_suits=2))
+def test_standard_waits_agree_with_brute_force(tiles):
+    counts = to_counts(tiles)
+    expect = {t for t in range(27) if counts[t] < 4
+              and brute.standard_pairs([x + (k == t) for k, x in enumerate(counts)])}
+    assert set(shapes.mask_kinds(shapes.standard_wait_mask(counts))) == expect
+
+
+def test_table_holds_every_single_suit_complete_hand():
+    rng = random.Random(7)
+    for _ in range(3000):
+        # random single-suit 14-tile hands built from sets: always complete
+        counts = [0] * 27
+        while sum(counts) < 12:
+            r = rng.randrange(16)
+            if r < 7:
+                ks = [r, r + 1, r + 2]
+            else:
+                ks = [r - 7] * 3
+            if all(counts[k] + ks.count(k) <= 4 for k in ks):
+                for k in ks:
+                    counts[k] += 1
+        p = rng.choice([k for k in range(9) if counts[k] <= 2])
+        counts[p] += 2
+        assert shapes.is_standard(counts)
+        assert p in shapes.mask_kinds(shapes.standard_pair_mask(counts))

@@ -1,0 +1,100 @@
+"""§1 the wall: stacks, head, tail and dice draws; §7 the 海底 tile; §8.1 bird peeks."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from envs.core.wall import EMPTY, Wall, WallEmptyError
+
+
+def full_wall():
+    # position k holds kind k % 27 so every tile tells where it came from
+    return Wall([k % 27 for k in range(108)])
+
+
+def test_head_draws_take_increasing_positions_section1():
+    w = full_wall()
+    assert [w.draw_head() for _ in range(3)] == [0, 1, 2]
+    assert w.remaining == 105
+
+
+def test_tail_draw_takes_top_then_bottom_of_last_stack_section1():
+    w = Wall(list(range(10)))  # positions 98..107, stacks 49..53
+    assert w.draw_tail() == 8  # position 106: stack 53 top
+    assert w.draw_tail() == 9  # position 107: its bottom
+    assert w.draw_tail() == 6  # stack 52 top
+
+
+def test_scenario_wall_sits_at_end_of_layout_section11():
+    w = Wall([1, 2, 3])
+    assert w.positions() == [105, 106, 107]
+    # position 105 is the bottom of stack 52: one stack is half taken
+    assert w.stacks_left() == 2
+
+
+def test_dice_draw_counts_nonempty_stacks_from_tail_section1():
+    w = Wall(list(range(10)))  # stacks 49..53 hold (0,1) (2,3) (4,5) (6,7) (8,9)
+    assert w.draw_dice(2, count=2) == [6, 7]  # 2nd stack from the tail
+    # stack 52 is now empty and no longer counted: the 2nd is stack 51
+    assert w.draw_dice(2, count=2) == [4, 5]
+
+
+def test_dice_draw_single_tile_takes_top_or_bottom_section6_3():
+    w = Wall(list(range(10)))
+    assert w.draw_dice(1, count=1) == [8]
+    assert w.draw_dice(1, count=1) == [9]  # top gone: the bottom
+    assert w.remaining == 8
+
+
+def test_dice_draw_half_stack_gives_one_tile_section1():
+    w = Wall(list(range(10)))
+    w.draw_tail()  # top of stack 53
+    assert w.draw_dice(1, count=2) == [9]
+
+
+def test_dice_overflow_tail_and_head_section1():
+    w = Wall(list(range(6)))  # 3 stacks
+    assert w.dice_stack(12, "tail") == 53
+    assert w.dice_stack(12, "head") == 51
+    with pytest.raises(ValueError, match="kong_dice_overflow"):
+        w.dice_stack(12, "middle")
+
+
+def test_haidi_is_the_single_last_tile_section7():
+    w = Wall([4, 5])
+    assert not w.is_haidi
+    w.draw_head()
+    assert w.is_haidi
+    assert w.draw_dice(7, count=2) == [5]  # §6.3: the 海底 tile taken by a kong draw
+    assert w.remaining == 0
+    with pytest.raises(WallEmptyError):
+        w.draw_head()
+
+
+def test_peek_head_for_birds_section8_1():
+    w = Wall([3, 4, 5])
+    assert w.peek_head(2) == [3, 4]
+    assert w.remaining == 3
+    w.draw_dice(1, count=2)  # stack 53: positions 106, 107 -> tiles 4, 5
+    assert w.peek_head(2) == [3]
+
+
+@given(st.lists(st.sampled_from(["head", "tail", "dice1", "dice2"]), max_size=120),
+       st.lists(st.integers(1, 12), min_size=120, max_size=120))
+def test_every_tile_drawn_exactly_once(ops, dice):
+    w = full_wall()
+    drawn = []
+    for op, d in zip(ops, dice, strict=False):
+        if w.remaining == 0:
+            break
+        before = w.remaining
+        if op == "head":
+            drawn.append(w.draw_head())
+        elif op == "tail":
+            drawn.append(w.draw_tail())
+        else:
+            drawn.extend(w.draw_dice(d, count=1 if op == "dice1" else 2))
+        assert w.remaining == before - (len(drawn) - (108 - before))
+    assert sorted(drawn + w.tiles()) == sorted(k % 27 for k in range(108))
+    assert w.remaining == len(w.tiles()) == 108 - len(drawn)
+    assert EMPTY not in w.tiles()
