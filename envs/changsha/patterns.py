@@ -101,16 +101,21 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
     mask = standard_wait_mask(c)
     if num_melds == 0:
         mask |= seven_pairs_wait_mask(c)
-    if all(c[k] == 0 and melded[k] == 0 for k in _NON_JIANG):
+    if _all_jiang(c) and _all_jiang(melded):
         mask |= JIANG_KIND_MASK
-    if mask:
-        for k in mask_kinds(mask):
-            if c[k] + melded[k] >= 4:
-                mask &= ~(1 << k)
+    m = mask
+    while m:  # drop kinds already held four times
+        low = m & -m
+        k = low.bit_length() - 1
+        if c[k] + melded[k] >= 4:
+            mask ^= low
+        m ^= low
     return mask
 
 
-_NON_JIANG = tuple(k for k in range(NUM_SUITED_KINDS) if not JIANG_KIND_MASK >> k & 1)
+def _all_jiang(c: Sequence[int]) -> bool:
+    """Every tile counted in ``c`` has rank 2, 5 or 8."""
+    return sum(c) == c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25]
 
 
 def waits(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> set[int]:
@@ -146,8 +151,26 @@ def _check_copies(c: Sequence[int], melded: Sequence[int]) -> None:
 # ------------------------------------------------------- opening wins §3.2
 def opening_patterns(hand: str | Iterable[int]) -> set[str]:
     """The §3.2 opening-hand patterns present in a dealt hand (13 or 14 tiles)."""
-    c = _dealt_counts(hand)
-    return {p for p in OPENING_PATTERNS if _opening_shown(c, p) is not None}
+    return set(opening_present(_dealt_counts(hand)))
+
+
+def opening_present(c: Sequence[int]) -> list[str]:
+    """Opening patterns (§3.2) present in dealt counts ``c``, in action-table order (fast path)."""
+    suits = (sum(c[0:9]), sum(c[9:18]), sum(c[18:27]))
+    out = []
+    if 4 in c:
+        out.append("SIXI")
+    if c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25] == 0:
+        out.append("BANBAN")
+    if 0 in suits:
+        out.append("QUEYISE")
+    if sum(1 for x in c if x >= 3) >= 2:
+        out.append("LIULIUSHUN")
+    if any(c[r] >= 2 and c[9 + r] >= 2 and c[18 + r] >= 2 for r in range(9)):
+        out.append("SANTONG")
+    if any(suits[s] == 1 and c[9 * s + 4] == 1 for s in range(3)):
+        out.append("YIZHIHUA")
+    return out
 
 
 def opening_shown(hand: str | Iterable[int], pattern: str) -> list[int]:
@@ -180,7 +203,7 @@ def _opening_shown(c: Sequence[int], pattern: str) -> list[int] | None:
         quads = [k for k in range(NUM_SUITED_KINDS) if c[k] == 4]
         return [quads[0]] * 4 if quads else None
     if pattern == "BANBAN":
-        return whole if all(c[k] == 0 for k in ALL_JIANG_KINDS) else None
+        return whole if not any(c[k] for k in ALL_JIANG_KINDS) else None
     if pattern == "QUEYISE":
         return whole if 0 in suit_sizes else None
     if pattern == "LIULIUSHUN":
@@ -254,7 +277,7 @@ def classify(
     pair_mask = standard_pair_mask(c)
     seven = not melds and is_seven_pairs(c)
     melded = meld_counts(melds)
-    all_jiang = all(c[k] == 0 and melded[k] == 0 for k in _NON_JIANG)
+    all_jiang = _all_jiang(c) and _all_jiang(melded)
     if not (pair_mask or seven or all_jiang):
         return None
     big: list[tuple[str, int]] = []  # (pattern, 合 under stacking)

@@ -40,7 +40,10 @@ class Wall:
             raise ValueError(f"a wall holds at most {size} tiles, got {len(tiles)}")
         self.size = size
         start = size - len(tiles)
-        self._pos = [EMPTY] * start + [check_kind(t, 34) for t in tiles]
+        tiles = list(tiles)
+        if tiles and not (all(type(t) is int for t in tiles) and min(tiles) >= 0 and max(tiles) < 34):
+            tiles = [check_kind(t, 34) for t in tiles]  # raises, naming the bad tile
+        self._pos = [EMPTY] * start + tiles
         self._head = start
         self._tail_stack = size // 2 - 1
         self._remaining = len(tiles)

@@ -1,0 +1,881 @@
+"""``ChangshaGame``: one hand of Changsha mahjong as a state machine (rules §1, §5–§9).
+
+The engine asks seats for decisions and applies them:
+
+- ``to_act`` lists the seats that must decide now: one seat on its turn, or
+  every eligible seat at once for simultaneous decisions (claims on a discard,
+  robbing a kong, winning on forced discards). Seats with nothing to decide are
+  never asked, and a seat's legal actions never depend on what another seat
+  has already chosen (choices stay hidden until everybody has answered, §5).
+- ``legal_actions(seat)`` gives the sorted action ids (``actions.py``).
+- ``step(seat, action)`` applies one decision; automatic steps (draws, dice,
+  forced discards) run until a decision is needed or the hand is over.
+
+Every state change is appended to ``events`` as a JSON-serialisable dict;
+``ChangshaGame.replay(events)`` rebuilds the identical game from them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs.changsha import actions as A
+from envs.changsha.patterns import (
+    ANGANG,
+    CHI,
+    JIAGANG,
+    MINGGANG,
+    PENG,
+    Meld,
+    Win,
+    WinContext,
+    _opening_shown,
+    classify,
+    opening_present,
+    wait_mask,
+)
+from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
+from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
+from envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg
+from envs.core.wall import WALL_SIZE, Wall
+
+NUM_SEATS = 4
+DEALT_TILES = 53
+
+# Phases: what the seats in ``to_act`` are deciding.
+OPENING = "opening"  # declare opening-hand wins (§3.2)
+DISCARD = "discard"  # own turn: discard, self kong or self-drawn win
+CLAIM = "claim"  # claims on a discard (§5)
+ROB = "rob"  # robbing a kong: added 补张 (§6.2) or open 开杠 (§6.4)
+DICE = "dice"  # choose one or two dice for 开杠 (§6.3)
+KONG_DRAW = "kong_draw"  # after a 开杠 draw: 杠上开花, 开杠 again, or let the tiles go
+KONG_DISCARD = "kong_discard"  # HU-only claims on the discarded 开杠 tiles (杠上炮)
+HAIDI = "haidi"  # take or decline the 海底 tile (§7)
+HAIDI_DRAW = "haidi_draw"  # the taker: 海底捞月 or let it go
+HAIDI_DISCARD = "haidi_discard"  # HU-only claims on the 海底 tile (海底炮)
+DONE = "done"
+PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HAIDI_DRAW,
+          HAIDI_DISCARD, DONE)
+
+_SELF_DRAWN = WinContext(self_drawn=True)
+_ON_DISCARD = WinContext()
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for that seat now; the message names seat, action and phase."""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended: per-seat payments (opening wins included) and what was won."""
+
+    payments: tuple[int, ...]
+    winners: tuple[int, ...]
+    patterns: dict[int, tuple[str, ...]]
+    he: dict[int, int]
+    birds: tuple[int, ...]
+    """Bird values (tile ranks) of the winning settlement; empty for a drawn hand."""
+    bird_seats: tuple[int, ...]
+    payer: int | None
+    """The seat that paid a discard win (discarder, kong player, 海底 taker); None if self-drawn."""
+    self_drawn: bool
+    winning_tiles: dict[int, int]
+    opening: tuple[dict[str, Any], ...]
+    """Opening-win declarations (§3.2): seat, pattern, dice, payments."""
+    next_dealer: int
+    """Dealer of the next hand (§9)."""
+
+    @property
+    def drawn(self) -> bool:
+        """True for a drawn hand (流局): no regular winner."""
+        return not self.winners
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "payments": list(self.payments), "winners": list(self.winners),
+            "patterns": {str(k): list(v) for k, v in self.patterns.items()},
+            "he": {str(k): v for k, v in self.he.items()}, "birds": list(self.birds),
+            "bird_seats": list(self.bird_seats), "payer": self.payer, "self_drawn": self.self_drawn,
+            "winning_tiles": {str(k): v for k, v in self.winning_tiles.items()},
+            "opening": [dict(d) for d in self.opening], "next_dealer": self.next_dealer,
+        }
+
+
+@dataclass
+class _Window:
+    """A simultaneous decision: every eligible seat answers, then priority decides (§5)."""
+
+    kind: str  # phase: CLAIM, ROB, KONG_DISCARD or HAIDI_DISCARD
+    tiles: list[int]
+    payer: int
+    options: dict[int, list[int]]
+    wins: dict[int, tuple[int, Win]]  # seat -> (tile, best win) when HU is offered
+    louhu: dict[int, int]  # seat -> kinds (bitmask) barred if the seat passes HU
+    choices: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Kong:
+    """A 开杠 under way (§6.3)."""
+
+    seat: int
+    tile: int
+    open: bool  # 明杠 or 加杠: may be robbed once the dice are thrown (§6.4)
+    from_seat: int | None  # discarder of a 明杠
+    exempt: frozenset[int] = frozenset()  # seats that passed HU on that discard (§6.4)
+    total: int = 0
+    drawn: list[int] = field(default_factory=list)
+    rekong: int | None = None
+
+
+class ChangshaGame:
+    """One hand of Changsha mahjong. See the module docstring for the protocol."""
+
+    def __init__(self, config: RuleConfig | None = None, seed: int | None = None,
+                 dealer: int = 0) -> None:
+        config = config or RuleConfig()
+        rng = random.Random(seed)
+        tiles = [k for k in range(NUM_SUITED_KINDS) for _ in range(4)]
+        rng.shuffle(tiles)
+        wall = Wall(tiles)
+        _check_dealer(dealer)
+        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+        for _ in range(3):  # §1: four tiles at a time for three rounds
+            for s in order:
+                hands[s].extend(wall.draw_head() for _ in range(4))
+        for s in order:  # then one each, then one more for the dealer
+            hands[s].append(wall.draw_head())
+        hands[dealer].append(wall.draw_head())
+        self._setup(config, seed, dealer, hands, wall, rng, ())
+
+    @classmethod
+    def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int],
+                      dealer: int = 0, dice: Iterable[int] = (), config: RuleConfig | None = None,
+                      seed: int | None = 0) -> ChangshaGame:
+        """Start from explicit concealed hands (the dealer's 14) and the undealt wall, head to
+        tail (§11). ``dice`` values are used in order by every roll before the seeded generator."""
+        _check_dealer(dealer)
+        if len(hands) != NUM_SEATS:
+            raise ValueError(f"a scenario needs {NUM_SEATS} hands, got {len(hands)}")
+        hs = [tiles_arg(h) for h in hands]
+        for s, h in enumerate(hs):
+            want = 14 if s == dealer else 13
+            if len(h) != want:
+                raise ValueError(f"seat {s} holds {len(h)} tiles: the dealer (seat {dealer}) "
+                                 f"needs 14 and every other seat 13")
+        w = tiles_arg(wall)
+        if len(w) > WALL_SIZE - DEALT_TILES:
+            raise ValueError(f"the undealt wall holds at most {WALL_SIZE - DEALT_TILES} tiles, got {len(w)}")
+        if any(t >= NUM_SUITED_KINDS for t in w):
+            raise ValueError("Changsha has no honour tiles (kinds 0..26 only)")
+        counts = [0] * NUM_SUITED_KINDS
+        for t in [t for h in hs for t in h] + w:
+            if t >= NUM_SUITED_KINDS:
+                raise ValueError("Changsha has no honour tiles (kinds 0..26 only)")
+            counts[t] += 1
+            if counts[t] > 4:
+                raise ValueError(f"the scenario holds more than 4 copies of {format([t])}")
+        dice = [int(d) for d in dice]
+        if any(not 1 <= d <= 6 for d in dice):
+            raise ValueError(f"dice values must be 1..6, got {dice}")
+        game = cls.__new__(cls)
+        game._setup(config or RuleConfig(), seed, dealer, hs, Wall(w), random.Random(seed), dice)
+        return game
+
+    @classmethod
+    def replay(cls, events: Sequence[dict[str, Any]]) -> ChangshaGame:
+        """Rebuild a game from its event log: the deal, the dice as rolled, then every action."""
+        if not events or events[0].get("type") != "deal":
+            raise ValueError("an event log starts with the 'deal' event")
+        deal = events[0]
+        dice = [v for e in events if e["type"] == "dice" for v in e["values"]]
+        game = cls.from_scenario(deal["hands"], deal["wall"], deal["dealer"], dice,
+                                 RuleConfig.from_dict(deal["config"]), deal["seed"])
+        for e in events:
+            if e["type"] == "act":
+                game.step(e["seat"], e["action"])
+        return game
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self, config: RuleConfig, seed: int | None, dealer: int, hands: list[list[int]],
+               wall: Wall, rng: random.Random, dice: Iterable[int]) -> None:
+        self.config = config
+        self.seed = seed
+        self.dealer = dealer
+        self.wall = wall
+        self._rng = rng
+        self._dice = deque(dice)
+        self.hands: list[list[int]] = [[0] * NUM_SUITED_KINDS for _ in range(NUM_SEATS)]
+        for s, h in enumerate(hands):
+            for t in h:
+                self.hands[s][t] += 1
+        self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
+        self.melded: list[list[int]] = [[0] * NUM_SUITED_KINDS for _ in range(NUM_SEATS)]
+        self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        """Tiles lying discarded in front of each seat (claimed ones are removed)."""
+        self.shown: list[list[int]] = [[0] * NUM_SUITED_KINDS for _ in range(NUM_SEATS)]
+        """Counts of concealed tiles shown by opening declarations (§3.2)."""
+        self.declared: list[list[str]] = [[] for _ in range(NUM_SEATS)]
+        self.locked = [False] * NUM_SEATS
+        """Seats locked after a 开杠 whose draw they did not use (§6.3)."""
+        self.louhu = [0] * NUM_SEATS
+        """漏胡: per seat, kinds (bitmask) it may not win on from a discard until its next draw."""
+        self.payments = [0] * NUM_SEATS
+        self.phase = OPENING
+        self.turn = dealer
+        self.drawn: int | None = None
+        self.last_tile: int | None = None
+        self.events: list[dict[str, Any]] = []
+        self.result: HandResult | None = None
+        self._waits: list[int | None] = [None] * NUM_SEATS
+        self._pending: dict[int, list[int]] = {}
+        self._window: _Window | None = None
+        self._kong: _Kong | None = None
+        self._turn_win: Win | None = None
+        self._dihu = True  # until the dealer's first discard has been offered, with no meld made
+        self._opening_queue: list[int] = []
+        self._opening: list[dict[str, Any]] = []
+        self._haidi_first: int | None = None
+        self._haidi_offers = 0
+        self._haidi_taker: int | None = None
+        self._haidi_kong_seat: int | None = None
+        self.revealed: list[int] = []
+        """Tiles drawn face up and not yet in a hand or river: 开杠 draws, the 海底 tile."""
+        self.events.append({
+            "type": "deal", "dealer": dealer, "seed": seed, "config": config.to_dict(),
+            "hands": [_kinds(h) for h in self.hands], "wall": wall.tiles(),
+        })
+        order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+        self._opening_queue = [s for s in order if self._declarable(s)]
+        self._next_opening()
+
+    # ------------------------------------------------------------- public API
+    @property
+    def done(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def to_act(self) -> list[int]:
+        """Seats that must decide now, in asking order (empty when the hand is over)."""
+        return list(self._pending)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
+        return list(self._pending.get(seat, ()))
+
+    def step(self, seat: int, action: int) -> None:
+        """Apply one decision of ``seat``. Raises ``IllegalActionError`` if it is not legal."""
+        legal = self._pending.get(seat)
+        if legal is None or action not in legal:
+            raise IllegalActionError(self._illegal_message(seat, action, legal))
+        action = int(action)
+        self.events.append({"type": "act", "seat": seat, "action": action, "phase": self.phase})
+        phase = self.phase
+        if self._window is not None:
+            self._window.choices[seat] = action
+            del self._pending[seat]
+            if not self._pending:
+                self._resolve_window()
+            return
+        self._pending = {}
+        if phase == OPENING:
+            self._step_opening(seat, action)
+        elif phase == DISCARD:
+            self._step_discard_turn(seat, action)
+        elif phase == DICE:
+            self._roll_kong_dice(1 if action == A.DICE_ONE else 2)
+        elif phase == KONG_DRAW:
+            self._step_kong_draw(seat, action)
+        elif phase == HAIDI:
+            self._step_haidi(seat, action)
+        elif phase == HAIDI_DRAW:
+            if action == A.HU:
+                assert self._turn_win is not None and self.last_tile is not None
+                self._finish([(seat, self.last_tile, self._turn_win)], payer=None, haidi=True)
+            else:
+                self._haidi_discard(seat)
+
+    def _illegal_message(self, seat: Any, action: Any, legal: list[int] | None) -> str:
+        try:
+            name = A.describe(action)
+        except ValueError:
+            name = "an id outside 0..98"
+        if self.phase == DONE:
+            return f"seat {seat} cannot play {action} ({name}): the hand is over"
+        if legal is None:
+            return (f"seat {seat} is not to act in phase {self.phase!r} "
+                    f"(seats to act: {self.to_act}); it tried {action} ({name})")
+        names = ", ".join(f"{a} {A.describe(a)}" for a in legal)
+        return f"seat {seat} cannot play {action} ({name}) in phase {self.phase!r}: legal are {names}"
+
+    # ------------------------------------------------------------ helpers
+    def _ask(self, phase: str, pending: dict[int, list[int]]) -> None:
+        self.phase = phase
+        self._pending = pending
+
+    def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
+        values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
+        self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
+        return values
+
+    def _wait(self, s: int) -> int:
+        w = self._waits[s]
+        if w is None:
+            w = self._waits[s] = wait_mask(self.hands[s], self.melded[s], len(self.melds[s]))
+        return w
+
+    def _win_with(self, s: int, t: int, ctx: WinContext) -> Win | None:
+        """The win seat ``s`` (3n+1 concealed) would make with tile ``t``, or None."""
+        if not self._wait(s) >> t & 1:
+            return None
+        h = self.hands[s]
+        h[t] += 1
+        win = classify(h, self.melds[s], t, ctx, self.config)
+        h[t] -= 1
+        return win
+
+    def _kong_wall_ok(self) -> bool:
+        """§6.5: a kong needs a tile in the wall; with only the 海底 left, ``kong_on_haidi``."""
+        r = self.wall.remaining
+        return r > 1 or (r == 1 and self.config.kong_on_haidi)
+
+    def _ready_after_kong(self, s: int, t: int, from_hand: int, new_meld: bool) -> bool:
+        """§6.3: is the hand ready once the kong of ``t`` is set aside?"""
+        h = self.hands[s]
+        melded = self.melded[s]
+        h[t] -= from_hand
+        old = melded[t]
+        melded[t] = 4
+        ready = wait_mask(h, melded, len(self.melds[s]) + new_meld) != 0
+        melded[t] = old
+        h[t] += from_hand
+        return ready
+
+    def _add_meld(self, s: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
+                  how: str | None) -> None:
+        if kind == JIAGANG:
+            t = tiles[0]
+            self.melds[s] = [Meld(JIAGANG, tiles) if m.kind == PENG and m.tiles[0] == t else m
+                             for m in self.melds[s]]
+        else:
+            self.melds[s].append(Meld(kind, tiles))
+        if kind == JIAGANG:
+            self.melded[s][tiles[0]] = 4
+        else:
+            for t in tiles:
+                self.melded[s][t] += 1
+        self._waits[s] = None
+        self._dihu = False
+        self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
+                            "from": from_seat, "how": how})
+
+    # ------------------------------------------------------------ opening §3.2
+    def _declarable(self, s: int) -> list[str]:
+        if self.declared[s] and not self.config.opening_win_stacking:
+            return []
+        allowed = self.config.opening_wins
+        return [p for p in opening_present(self.hands[s])
+                if p in allowed and p not in self.declared[s]]
+
+    def _next_opening(self) -> None:
+        while self._opening_queue:
+            s = self._opening_queue[0]
+            pats = self._declarable(s)
+            if pats:
+                self._ask(OPENING, {s: sorted([A.declare(p) for p in pats] + [A.PASS])})
+                return
+            self._opening_queue.pop(0)
+        self._start_turn(self.dealer, None, self._tianhu_win())
+
+    def _step_opening(self, s: int, action: int) -> None:
+        if action == A.PASS:
+            self._opening_queue.pop(0)
+        else:
+            pattern = OPENING_PATTERNS[action - A.DECLARE]
+            shown = _opening_shown(self.hands[s], pattern)
+            assert shown is not None
+            for t in set(shown):
+                self.shown[s][t] = max(self.shown[s][t], shown.count(t))
+            self.declared[s].append(pattern)
+            dice = self._roll(self.config.bird_count, "opening_birds", s)
+            seats = [bird_seat(v, self.dealer) for v in dice]
+            st = settle(self.config, self.dealer, s, others(s), big=False, he=0, self_drawn=True,
+                        bird_seats=seats)
+            for i, v in enumerate(st.payments):
+                self.payments[i] += v
+            record = {"seat": s, "pattern": pattern, "shown": shown, "dice": dice,
+                      "bird_seats": seats, "payments": list(st.payments)}
+            self._opening.append(record)
+            self.events.append({"type": "declare", **record})
+            if not self.config.opening_win_stacking:
+                self._opening_queue.pop(0)
+        self._next_opening()
+
+    def _tianhu_win(self) -> Win | None:
+        h = self.hands[self.dealer]
+        t = max(k for k in range(NUM_SUITED_KINDS) if h[k])
+        return classify(h, [], t, WinContext(self_drawn=True, tianhu=True), self.config)
+
+    # ---------------------------------------------------------- turns §5, §6
+    def _start_turn(self, s: int, drawn: int | None, win: Win | None) -> None:
+        """Seat ``s`` holds 3n+2 tiles: discard, kong, or win if ``win``."""
+        self.turn = s
+        self.drawn = drawn
+        self._turn_win = win
+        h = self.hands[s]
+        if self.locked[s]:
+            acts = [drawn] if drawn is not None else [t for t in range(NUM_SUITED_KINDS) if h[t]]
+        else:
+            acts = [t for t in range(NUM_SUITED_KINDS) if h[t]]
+        if win is not None:
+            acts.append(A.HU)
+        if self._kong_wall_ok():
+            locked = self.locked[s]
+            for t, kind in self._self_kongs(s):
+                if not locked:
+                    acts.append(A.buzhang(t))
+                if self._ready_after_kong(s, t, 4 if kind == ANGANG else 1, kind == ANGANG):
+                    acts.append(A.kaigang(t))
+        acts.sort()
+        self._ask(DISCARD, {s: acts})
+
+    def _self_kongs(self, s: int) -> list[tuple[int, str]]:
+        h = self.hands[s]
+        out = [(t, ANGANG) for t in range(NUM_SUITED_KINDS) if h[t] == 4]
+        out += [(m.tiles[0], JIAGANG) for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]]
+        return out
+
+    def _step_discard_turn(self, s: int, action: int) -> None:
+        if action < NUM_SUITED_KINDS:
+            self._discard(s, action)
+        elif action == A.HU:
+            assert self._turn_win is not None
+            tile = self.drawn if self.drawn is not None else self._last_kind(s)
+            self._finish([(s, tile, self._turn_win)], payer=None)
+        else:
+            is_kai = action >= A.KAIGANG_SELF
+            t = action - (A.KAIGANG_SELF if is_kai else A.BUZHANG_SELF)
+            kind = ANGANG if self.hands[s][t] == 4 else JIAGANG
+            self.hands[s][t] -= 4 if kind == ANGANG else 1
+            self._add_meld(s, kind, (t,) * 4, None, "kaigang" if is_kai else "buzhang")
+            if is_kai:
+                self._start_kaigang(_Kong(s, t, open=kind == JIAGANG, from_seat=None))
+            elif kind == JIAGANG:
+                self._open_rob_buzhang(s, t)
+            else:
+                self._buzhang_draw(s)
+
+    def _last_kind(self, s: int) -> int:
+        h = self.hands[s]
+        return max(k for k in range(NUM_SUITED_KINDS) if h[k])
+
+    def _discard(self, s: int, t: int) -> None:
+        self.hands[s][t] -= 1
+        self._waits[s] = None
+        self.rivers[s].append(t)
+        self.last_tile = t
+        self.events.append({"type": "discard", "seat": s, "tile": t})
+        self._open_claims(s, t)
+
+    def _draw(self, s: int) -> None:
+        """Seat ``s`` would draw: the 海底 offer, a drawn hand, or a head draw (§1, §7)."""
+        r = self.wall.remaining
+        if r == 0:
+            self._finish([], payer=None)
+        elif r == 1:
+            if self._haidi_first is None:
+                self._haidi_first = s
+            self._ask(HAIDI, {s: [A.HAIDI_TAKE, A.HAIDI_DECLINE]})
+            self.turn = s
+        else:
+            t = self.wall.draw_head()
+            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "head"})
+            self._take_drawn(s, t)
+
+    def _take_drawn(self, s: int, t: int) -> None:
+        self.louhu[s] = 0  # 漏胡 lasts until the seat's next own draw (§5)
+        win = self._win_with(s, t, _SELF_DRAWN)
+        self.hands[s][t] += 1
+        self._waits[s] = None
+        self._start_turn(s, t, win)
+
+    def _buzhang_draw(self, s: int) -> None:
+        """补张 (§6.1): a tail tile; winning with it is an ordinary self-drawn win."""
+        t = self.wall.draw_tail()
+        if self.wall.remaining == 0:
+            self._haidi_kong_seat = s  # §6.5: the last tile used as a replacement
+        self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail"})
+        self._take_drawn(s, t)
+
+    # ---------------------------------------------------------- claims §5
+    def _open_claims(self, d: int, t: int) -> None:
+        """Collect every eligible seat's claim on discard ``t`` of seat ``d``."""
+        options: dict[int, list[int]] = {}
+        wins: dict[int, tuple[int, Win]] = {}
+        hu_only = self.wall.remaining == 0  # §6.5: the last discard may only be won on
+        ctx = WinContext(dihu=True) if self._dihu and d == self.dealer else _ON_DISCARD
+        self._dihu = False
+        kong_ok = not hu_only and self._kong_wall_ok()
+        bit = 1 << t
+        for i in (1, 2, 3):
+            s = (d + i) % NUM_SEATS
+            acts = []
+            if not self.louhu[s] & bit:
+                win = self._win_with(s, t, ctx)
+                if win is not None:
+                    acts.append(A.HU)
+                    wins[s] = (t, win)
+            if not hu_only:
+                h = self.hands[s]
+                n = h[t]
+                locked = self.locked[s]
+                if i == 1 and not locked:
+                    r = t % 9
+                    if r <= 6 and h[t + 1] and h[t + 2]:
+                        acts.append(A.CHI_LOW)
+                    if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
+                        acts.append(A.CHI_MID)
+                    if r >= 2 and h[t - 2] and h[t - 1]:
+                        acts.append(A.CHI_HIGH)
+                if n >= 2 and not locked:
+                    acts.append(A.PENG)
+                if n == 3 and kong_ok:
+                    if not locked:
+                        acts.append(A.BUZHANG_CLAIM)
+                    if self._ready_after_kong(s, t, 3, True):
+                        acts.append(A.KAIGANG_CLAIM)
+            if acts:
+                acts.append(A.PASS)
+                acts.sort()
+                options[s] = acts
+        if not options:
+            self._draw((d + 1) % NUM_SEATS)
+            return
+        self._open_window(CLAIM, [t], d, options, wins)
+
+    def _open_window(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
+                     wins: dict[int, tuple[int, Win]], louhu: dict[int, int] | None = None) -> None:
+        if louhu is None:
+            louhu = {s: 1 << w[0] for s, w in wins.items()}
+        self._window = _Window(kind, tiles, payer, options, wins, louhu)
+        self._ask(kind, dict(options))
+
+    def _resolve_window(self) -> None:
+        w = self._window
+        assert w is not None
+        self._window = None
+        self._pending = {}
+        for s, bits in w.louhu.items():
+            if w.choices.get(s) != A.HU:
+                self.louhu[s] |= bits
+        winners = [(s, *w.wins[s]) for s in w.options if w.choices[s] == A.HU]
+        if winners:
+            self._finish(winners, payer=w.payer, haidi=w.kind == HAIDI_DISCARD)
+            return
+        if w.kind == CLAIM:
+            self._apply_claim(w)
+        elif w.kind == ROB:
+            k = self._kong
+            if k is not None:
+                self._kong_draw()
+            else:
+                self._buzhang_draw(w.payer)
+        elif w.kind == KONG_DISCARD:
+            self._after_kong_discard()
+        else:  # HAIDI_DISCARD: nobody won the 海底 tile
+            self._finish([], payer=None)
+
+    def _apply_claim(self, w: _Window) -> None:
+        d, t = w.payer, w.tiles[0]
+        claim = None
+        for s, a in w.choices.items():
+            if a in (A.PENG, A.BUZHANG_CLAIM, A.KAIGANG_CLAIM):
+                claim = (s, a)
+        if claim is None:
+            claim = next(((s, a) for s, a in w.choices.items() if a in A.CHI_ACTIONS), None)
+        if claim is None:
+            self._draw((d + 1) % NUM_SEATS)
+            return
+        s, a = claim
+        self.rivers[d].pop()
+        h = self.hands[s]
+        if a in A.CHI_ACTIONS:
+            run = A.chi_run(a, t)
+            for x in run:
+                if x != t:
+                    h[x] -= 1
+            self._add_meld(s, CHI, run, d, None)
+            self._start_turn(s, None, None)
+        elif a == A.PENG:
+            h[t] -= 2
+            self._add_meld(s, PENG, (t,) * 3, d, None)
+            self._start_turn(s, None, None)
+        else:
+            h[t] -= 3
+            is_kai = a == A.KAIGANG_CLAIM
+            self._add_meld(s, MINGGANG, (t,) * 4, d, "kaigang" if is_kai else "buzhang")
+            self.turn = s
+            if is_kai:
+                passed = frozenset(o for o in w.louhu if w.choices.get(o) != A.HU)
+                self._start_kaigang(_Kong(s, t, open=True, from_seat=d, exempt=passed))
+            else:
+                self._buzhang_draw(s)
+
+    # ------------------------------------------------------- robbing §6.2, §6.4
+    def _open_rob_buzhang(self, s: int, t: int) -> None:
+        """§6.2: others may win on the tile added to a PENG by 补张 (an ordinary discard win)."""
+        options, wins = self._hu_options(s, [t], lambda n: _ON_DISCARD)
+        if options:
+            self._open_window(ROB, [t], s, options, wins)
+        else:
+            self._buzhang_draw(s)
+
+    def _hu_options(self, payer: int, tiles: list[int], ctx_for: Any,
+                    exempt: set[int] = frozenset()) -> tuple[dict[int, list[int]], dict[int, tuple[int, Win]]]:
+        """HU-only options of the other seats on ``tiles``; ``ctx_for(n)`` gives the context
+        when ``n`` of the tiles win for that seat. Seats in ``exempt`` ignore 漏胡."""
+        options: dict[int, list[int]] = {}
+        wins: dict[int, tuple[int, Win]] = {}
+        for i in (1, 2, 3):
+            s = (payer + i) % NUM_SEATS
+            barred = 0 if s in exempt else self.louhu[s]
+            hits = [t for t in tiles if not barred >> t & 1
+                    and self._win_with(s, t, ctx_for(1)) is not None]
+            if not hits:
+                continue
+            ctx = ctx_for(len(hits))
+            best = max(((t, self._win_with(s, t, ctx)) for t in hits), key=lambda tw: tw[1].he)
+            wins[s] = best  # type: ignore[assignment]
+            options[s] = [A.HU, A.PASS]
+        return options, wins
+
+    # ------------------------------------------------------------ 开杠 §6.3
+    def _start_kaigang(self, k: _Kong) -> None:
+        self._kong = k
+        stacks = self.wall.stacks_left()
+        if stacks >= 12:
+            self._roll_kong_dice(2)
+        elif stacks >= 6 and self.config.kong_dice_choice:
+            self._ask(DICE, {k.seat: [A.DICE_ONE, A.DICE_TWO]})
+        else:
+            self._roll_kong_dice(2 if stacks >= 6 else 1)
+
+    def _roll_kong_dice(self, n: int) -> None:
+        k = self._kong
+        assert k is not None
+        k.total = sum(self._roll(n, "kaigang", k.seat))
+        if k.open:
+            # §6.4: once the dice are thrown others may rob the kong tile (抢杠胡). A seat
+            # that passed HU on the discard this 明杠 was made from may still rob it.
+            options, wins = self._hu_options(k.seat, [k.tile], lambda n: _ROBBING, k.exempt)
+            if k.from_seat is not None:
+                options.pop(k.from_seat, None)
+                wins.pop(k.from_seat, None)
+            if options:
+                self._open_window(ROB, [k.tile], k.seat, options, wins)
+                return
+        self._kong_draw()
+
+    def _kong_draw(self) -> None:
+        k = self._kong
+        assert k is not None
+        s = k.seat
+        k.drawn = self.wall.draw_dice(k.total, self.config.kong_draw_count, self.config.kong_dice_overflow)
+        if self.wall.remaining == 0:
+            self._haidi_kong_seat = s  # §6.3/§6.5: the last tile taken, no 海底 this hand
+        self.revealed = list(k.drawn)
+        self.events.append({"type": "kong_draw", "seat": s, "tiles": list(k.drawn), "total": k.total})
+        self.louhu[s] = 0
+        hits = [t for t in k.drawn if self._win_with(s, t, _KAIHUA[1]) is not None]
+        acts = []
+        self._turn_win = None
+        if hits:
+            ctx = _KAIHUA[len(hits)]
+            tile, win = max(((t, self._win_with(s, t, ctx)) for t in hits), key=lambda tw: tw[1].he)
+            self._turn_win = win
+            self.last_tile = tile
+            acts.append(A.HU)
+        if self._kong_wall_ok():
+            h = self.hands[s]
+            for t in sorted(set(k.drawn)):
+                if h[t] == 3 and self._ready_after_kong(s, t, 3, True) or any(m.kind == PENG and m.tiles[0] == t for m in self.melds[s]) \
+                        and self._ready_after_kong(s, t, 0, False):
+                    acts.append(A.kaigang(t))
+        if acts:
+            self._ask(KONG_DRAW, {s: sorted(acts + [A.PASS])})
+        else:
+            self._kong_discard(k)
+
+    def _step_kong_draw(self, s: int, action: int) -> None:
+        k = self._kong
+        assert k is not None
+        if action == A.HU:
+            assert self._turn_win is not None and self.last_tile is not None
+            self._finish([(s, self.last_tile, self._turn_win)], payer=None)
+            return
+        if action != A.PASS:
+            t = action - A.KAIGANG_SELF
+            k.rekong = t
+            k.drawn.remove(t)
+            self.revealed.remove(t)
+            self.hands[s][t] += 1
+        self._kong_discard(k)
+
+    def _kong_discard(self, k: _Kong) -> None:
+        """§6.3: unused drawn tiles are discarded at once; others may only HU (杠上炮)."""
+        s = k.seat
+        if not self.locked[s]:
+            self.locked[s] = True
+            self.events.append({"type": "lock", "seat": s})
+        self.revealed = []
+        for t in k.drawn:
+            self.rivers[s].append(t)
+            self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
+        if k.drawn:
+            self.last_tile = k.drawn[-1]
+            options, wins = self._hu_options(s, k.drawn, lambda n: _PAO[n])
+            if options:
+                louhu = {o: sum(1 << t for t in set(k.drawn)
+                                if self._win_with(o, t, _PAO[1]) is not None) for o in options}
+                self._open_window(KONG_DISCARD, list(k.drawn), s, options, wins, louhu)
+                return
+        self._after_kong_discard()
+
+    def _after_kong_discard(self) -> None:
+        k = self._kong
+        assert k is not None
+        s = k.seat
+        self._kong = None
+        if k.rekong is None:
+            self._draw((s + 1) % NUM_SEATS)
+            return
+        t = k.rekong
+        kind = ANGANG if self.hands[s][t] == 4 else JIAGANG
+        self.hands[s][t] -= 4 if kind == ANGANG else 1
+        self._add_meld(s, kind, (t,) * 4, None, "kaigang")
+        self._start_kaigang(_Kong(s, t, open=kind == JIAGANG, from_seat=None))
+
+    # ------------------------------------------------------------- 海底 §7
+    def _step_haidi(self, s: int, action: int) -> None:
+        if action == A.HAIDI_DECLINE:
+            self.events.append({"type": "haidi", "seat": s, "take": False})
+            self._haidi_offers += 1
+            if self._haidi_offers == NUM_SEATS:
+                self._finish([], payer=None)
+            else:
+                nxt = (s + 1) % NUM_SEATS
+                self.turn = nxt
+                self._ask(HAIDI, {nxt: [A.HAIDI_TAKE, A.HAIDI_DECLINE]})
+            return
+        t = self.wall.draw_head()
+        self._haidi_taker = s
+        self.last_tile = t
+        self.louhu[s] = 0
+        self.revealed = [t]
+        self.events.append({"type": "haidi", "seat": s, "take": True, "tile": t})
+        win = self._win_with(s, t, _LAOYUE)
+        if win is not None:
+            self._turn_win = win
+            self._ask(HAIDI_DRAW, {s: [A.HU, A.PASS]})
+        else:
+            self._haidi_discard(s)
+
+    def _haidi_discard(self, s: int) -> None:
+        """§7: the 海底 tile never joins the hand; others may only HU on it (海底炮)."""
+        t = self.last_tile
+        assert t is not None
+        self.revealed = []
+        self.rivers[s].append(t)
+        self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
+        options, wins = self._hu_options(s, [t], lambda n: _HAIDI_PAO)
+        if options:
+            self._open_window(HAIDI_DISCARD, [t], s, options, wins)
+        else:
+            self._finish([], payer=None)
+
+    # -------------------------------------------------------- settlement §8
+    def _finish(self, winners: list[tuple[int, int, Win]], payer: int | None, haidi: bool = False) -> None:
+        cfg = self.config
+        patterns: dict[int, tuple[str, ...]] = {}
+        he: dict[int, int] = {}
+        tiles: dict[int, int] = {}
+        birds: list[int] = []
+        seats: list[int] = []
+        if winners:
+            first_tile = winners[0][1]
+            birds = [bird_value(t) for t in
+                     bird_tiles(self.wall.peek_head(cfg.bird_count), cfg.bird_count, first_tile, haidi)]
+            seats = [bird_seat(v, self.dealer) for v in birds]
+            for s, t, win in winners:
+                st = settle(cfg, self.dealer, s, others(s) if payer is None else (payer,),
+                            big=win.big, he=win.he, self_drawn=payer is None, bird_seats=seats)
+                for i, v in enumerate(st.payments):
+                    self.payments[i] += v
+                patterns[s] = win.patterns
+                he[s] = win.he
+                tiles[s] = t
+                self.events.append({"type": "win", "seat": s, "tile": t, "payer": payer,
+                                    "patterns": list(win.patterns), "he": win.he,
+                                    "payments": list(st.payments)})
+        self.result = HandResult(
+            payments=tuple(self.payments), winners=tuple(s for s, _, _ in winners),
+            patterns=patterns, he=he, birds=tuple(birds), bird_seats=tuple(seats), payer=payer,
+            self_drawn=bool(winners) and payer is None, winning_tiles=tiles,
+            opening=tuple(self._opening), next_dealer=self._next_dealer(winners, payer),
+        )
+        self.phase = DONE
+        self._pending = {}
+        self._window = None
+        self.events.append({"type": "end", "result": self.result.to_dict()})
+
+    def _next_dealer(self, winners: list[tuple[int, int, Win]], payer: int | None) -> int:
+        """§9: the dealer of the next hand."""
+        if len(winners) == 1:
+            return winners[0][0]
+        if winners:
+            assert payer is not None
+            return payer
+        declarers = []
+        for d in self._opening:
+            if d["seat"] not in declarers:
+                declarers.append(d["seat"])
+        if len(declarers) == 1:
+            return declarers[0]
+        if len(declarers) > 1:  # rule G: the seat hit by the first bird of the first declaration
+            first = self._opening[0]["bird_seats"]
+            return first[0] if first else declarers[0]
+        for seat in (self._haidi_taker, self._haidi_kong_seat, self._haidi_first):
+            if seat is not None:
+                return seat
+        return self.turn  # the wall emptied by a kong draw: the seat that would have drawn
+
+    # ------------------------------------------------------------- views
+    def tiles_accounted(self) -> int:
+        """Tiles in the wall, hands, melds and rivers (constant through a hand: §1's 108)."""
+        return (self.wall.remaining + sum(map(sum, self.hands)) + sum(map(sum, self.melded))
+                + sum(map(len, self.rivers)) + len(self.revealed))
+
+    def __repr__(self) -> str:
+        return (f"ChangshaGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
+                f"dealer={self.dealer})")
+
+
+_KAIHUA = {n: WinContext(self_drawn=True, kong_draw=True, kong_draw_wins=n) for n in (1, 2)}
+_PAO = {n: WinContext(kong_draw=True, kong_draw_wins=n) for n in (1, 2)}
+_LAOYUE = WinContext(self_drawn=True, haidi=True)
+_HAIDI_PAO = WinContext(haidi=True)
+_ROBBING = WinContext(robbing_kong=True)
+
+
+def _check_dealer(dealer: int) -> None:
+    if not isinstance(dealer, int) or not 0 <= dealer < NUM_SEATS:
+        raise ValueError(f"dealer {dealer!r} out of range: allowed 0..{NUM_SEATS - 1}")
+
+
+def _kinds(counts: Sequence[int]) -> list[int]:
+    return [t for t, c in enumerate(counts) for _ in range(c)]
