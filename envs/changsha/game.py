@@ -61,6 +61,9 @@ DONE = "done"
 PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HAIDI_DRAW,
           HAIDI_DISCARD, DONE)
 
+_Options = dict[int, list[int]]  # seat -> legal actions
+_Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
+
 _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
 
@@ -636,7 +639,7 @@ class ChangshaGame:
             self._buzhang_draw(s)
 
     def _hu_options(self, payer: int, tiles: list[int], ctx_for: Any,
-                    exempt: set[int] = frozenset()) -> tuple[dict[int, list[int]], dict[int, tuple[int, Win]]]:
+                    exempt: frozenset[int] = frozenset()) -> tuple[_Options, _Wins]:
         """HU-only options of the other seats on ``tiles``; ``ctx_for(n)`` gives the context
         when ``n`` of the tiles win for that seat. Seats in ``exempt`` ignore 漏胡."""
         options: dict[int, list[int]] = {}
@@ -703,8 +706,12 @@ class ChangshaGame:
         if self._kong_wall_ok():
             h = self.hands[s]
             for t in sorted(set(k.drawn)):
-                if h[t] == 3 and self._ready_after_kong(s, t, 3, True) or any(m.kind == PENG and m.tiles[0] == t for m in self.melds[s]) \
-                        and self._ready_after_kong(s, t, 0, False):
+                if h[t] == 3:  # the fourth of a concealed triplet: 暗杠
+                    ok = self._ready_after_kong(s, t, 3, True)
+                else:  # the fourth of his own PENG: 加杠
+                    ok = any(m.kind == PENG and m.tiles[0] == t for m in self.melds[s]) \
+                        and self._ready_after_kong(s, t, 0, False)
+                if ok:
                     acts.append(A.kaigang(t))
         if acts:
             self._ask(KONG_DRAW, {s: sorted(acts + [A.PASS])})
