@@ -16,7 +16,7 @@ from envs.changsha.game import (
     IllegalActionError,
 )
 from envs.changsha.rules import RuleConfig
-from tests.scenario import answer, build, t
+from tests.scenario import READY_22P, READY_55P, answer, build, pass_claims, t, to_seat1_discard
 
 # A dealer hand that throws 5m first and holds no pair or run (claims are easy to read).
 DEALER = "5m9m147s147p9s9p28s36p"
@@ -88,26 +88,6 @@ def test_discard_passes_turn_to_next_player_who_draws_from_head_section5():
 
 
 # Claims are tested on seat 1's discard: any win on the dealer's first discard is 地胡.
-S1 = "5m123s456s789p22m6p"  # seat 1 draws the wall's first tile, then throws 5m
-READY_22P = "34m678m234s22p678p"  # waits 2m/5m, real 将 22p: 平胡 on 5m
-READY_55P = "34m678m567s55p789p"  # waits 2m/5m, real 将 55p
-
-
-def to_seat1_discard(hands, wall="9s", **kw):
-    """Build, let the (filler) dealer throw 9m, and have seat 1 throw 5m after its draw."""
-    g = build({1: S1, **hands}, wall, filler_wall=kw.pop("filler_wall", 20), **kw)
-    g.step(0, t("9m"))
-    pass_claims(g)
-    assert g.to_act == [1]
-    g.step(1, t("5m"))
-    return g
-
-
-def pass_claims(g):
-    if g.phase in (CLAIM, "rob", "kong_discard", HAIDI_DISCARD):
-        answer(g, {})
-
-
 def test_chi_only_next_player_three_positions_section5():
     g = to_seat1_discard({2: "3467m258s258p33p6p", 3: "46m369s369p11s1p8m8p"})
     assert g.phase == CLAIM
