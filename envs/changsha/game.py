@@ -727,10 +727,8 @@ class ChangshaGame:
             return
         if action != A.PASS:
             t = action - A.KAIGANG_SELF
-            k.rekong = t
+            k.rekong = t  # stays face up in ``revealed`` until the new kong is made
             k.drawn.remove(t)
-            self.revealed.remove(t)
-            self.hands[s][t] += 1
         self._kong_discard(k)
 
     def _kong_discard(self, k: _Kong) -> None:
@@ -739,7 +737,7 @@ class ChangshaGame:
         if not self.locked[s]:
             self.locked[s] = True
             self.events.append({"type": "lock", "seat": s})
-        self.revealed = []
+        self.revealed = [] if k.rekong is None else [k.rekong]
         for t in k.drawn:
             self.rivers[s].append(t)
             self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
@@ -762,6 +760,8 @@ class ChangshaGame:
             self._draw((s + 1) % NUM_SEATS)
             return
         t = k.rekong
+        self.revealed = []
+        self.hands[s][t] += 1
         kind = ANGANG if self.hands[s][t] == 4 else JIAGANG
         self.hands[s][t] -= 4 if kind == ANGANG else 1
         self._add_meld(s, kind, (t,) * 4, None, "kaigang")
@@ -886,3 +886,61 @@ def _check_dealer(dealer: int) -> None:
 
 def _kinds(counts: Sequence[int]) -> list[int]:
     return [t for t, c in enumerate(counts) for _ in range(c)]
+
+
+class ChangshaMatch:
+    """A match of ``hands`` hands (§9): the dealer passes by the next-dealer rule and scores add up.
+
+    ``to_act``, ``legal_actions`` and ``step`` address the current hand; when it
+    ends the next one is dealt at once, until ``done``.
+    """
+
+    def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
+                 dealer: int | None = None) -> None:
+        if not isinstance(hands, int) or hands < 1:
+            raise ValueError(f"a match needs at least one hand, got {hands!r}")
+        self.config = config or RuleConfig()
+        self.hands = hands
+        self._rng = random.Random(seed)
+        # §9 / source rule A: the first dealer is drawn at random unless given.
+        self.dealer = self._rng.randrange(NUM_SEATS) if dealer is None else dealer
+        _check_dealer(self.dealer)
+        self.scores = [0] * NUM_SEATS
+        self.results: list[HandResult] = []
+        self.dealers: list[int] = []
+        self.game = self._deal()
+
+    def _deal(self) -> ChangshaGame:
+        self.dealers.append(self.dealer)
+        return ChangshaGame(self.config, seed=self._rng.getrandbits(63), dealer=self.dealer)
+
+    @property
+    def done(self) -> bool:
+        return len(self.results) == self.hands
+
+    @property
+    def hand_index(self) -> int:
+        """0-based index of the current (or, when done, the last) hand."""
+        return len(self.dealers) - 1
+
+    @property
+    def to_act(self) -> list[int]:
+        return self.game.to_act
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return self.game.legal_actions(seat)
+
+    def step(self, seat: int, action: int) -> None:
+        """Apply a decision in the current hand; deals the next hand when this one ends."""
+        if self.done:
+            raise IllegalActionError(f"the match is over after {self.hands} hands")
+        self.game.step(seat, action)
+        if self.game.done:
+            result = self.game.result
+            assert result is not None
+            self.results.append(result)
+            for s, v in enumerate(result.payments):
+                self.scores[s] += v
+            self.dealer = result.next_dealer
+            if not self.done:
+                self.game = self._deal()
