@@ -45,6 +45,7 @@ from envs.core.wall import WALL_SIZE, Wall
 
 NUM_SEATS = 4
 DEALT_TILES = 53
+_KINDS = range(NUM_SUITED_KINDS)
 
 # Phases: what the seats in ``to_act`` are deciding.
 OPENING = "opening"  # declare opening-hand wins (§3.2)
@@ -431,26 +432,30 @@ class ChangshaGame:
         self.drawn = drawn
         self._turn_win = win
         h = self.hands[s]
-        if self.locked[s]:
-            acts = [drawn] if drawn is not None else [t for t in range(NUM_SUITED_KINDS) if h[t]]
+        locked = self.locked[s]
+        if locked and drawn is not None:
+            acts = [drawn]  # §6.3: a locked player discards the tile he drew
         else:
-            acts = [t for t in range(NUM_SUITED_KINDS) if h[t]]
+            acts = [t for t in _KINDS if h[t]]
         if win is not None:
             acts.append(A.HU)
         if self._kong_wall_ok():
-            locked = self.locked[s]
             for t, kind in self._self_kongs(s):
                 if not locked:
                     acts.append(A.buzhang(t))
                 if self._ready_after_kong(s, t, 4 if kind == ANGANG else 1, kind == ANGANG):
                     acts.append(A.kaigang(t))
-        acts.sort()
-        self._ask(DISCARD, {s: acts})
+            acts.sort()
+        self._pending = {s: acts}
+        self.phase = DISCARD
 
     def _self_kongs(self, s: int) -> list[tuple[int, str]]:
+        """Kongs seat ``s`` could make from its own hand: 暗杠 (four held) and 加杠 (on a PENG)."""
         h = self.hands[s]
-        out = [(t, ANGANG) for t in range(NUM_SUITED_KINDS) if h[t] == 4]
-        out += [(m.tiles[0], JIAGANG) for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]]
+        out = [(t, ANGANG) for t in _KINDS if h[t] == 4] if 4 in h else []
+        for m in self.melds[s]:
+            if m.kind == PENG and h[m.tiles[0]]:
+                out.append((m.tiles[0], JIAGANG))
         return out
 
     def _step_discard_turn(self, s: int, action: int) -> None:
@@ -525,10 +530,14 @@ class ChangshaGame:
         self._dihu = False
         kong_ok = not hu_only and self._kong_wall_ok()
         bit = 1 << t
+        r = t % 9
         for i in (1, 2, 3):
             s = (d + i) % NUM_SEATS
             acts = []
-            if not self.louhu[s] & bit:
+            waits = self._waits[s]
+            if waits is None:
+                waits = self._wait(s)
+            if waits & bit and not self.louhu[s] & bit:
                 win = self._win_with(s, t, ctx)
                 if win is not None:
                     acts.append(A.HU)
@@ -538,7 +547,6 @@ class ChangshaGame:
                 n = h[t]
                 locked = self.locked[s]
                 if i == 1 and not locked:
-                    r = t % 9
                     if r <= 6 and h[t + 1] and h[t + 2]:
                         acts.append(A.CHI_LOW)
                     if 1 <= r <= 7 and h[t - 1] and h[t + 1]:

@@ -146,15 +146,15 @@ def standard_wait_mask(c: Sequence[int]) -> int:
     t = SUIT_TABLE
     b = bytes(c)
     keys = (b[0:9], b[9:18], b[18:27])
-    ok = [k in t for k in keys]
-    bad = ok.count(False)
-    if bad > 1:
-        return 0
+    ok0, ok1, ok2 = keys[0] in t, keys[1] in t, keys[2] in t
+    # Adding to a suit helps only if the two other suits already decompose.
     mask = 0
-    for s in range(NUM_SUITS):
-        # Adding to suit s helps only if the two other suits already decompose.
-        if bad == 0 or not ok[s]:
-            mask |= _suit_waits(keys[s]) << (SUIT_LEN * s)
+    if ok1 and ok2:
+        mask = _suit_waits(keys[0])
+    if ok0 and ok2:
+        mask |= _suit_waits(keys[1]) << SUIT_LEN
+    if ok0 and ok1:
+        mask |= _suit_waits(keys[2]) << (2 * SUIT_LEN)
     return mask
 
 
