@@ -309,3 +309,26 @@ def test_events_are_json_and_replay_rebuilds_the_game():
 def test_replay_needs_a_deal():
     with pytest.raises(ValueError, match="deal"):
         ChangshaGame.replay([{"type": "act", "seat": 0, "action": 0}])
+
+
+# ------------------------------------------------- §8 settlement through the engine
+@pytest.mark.parametrize(
+    "config, payments",
+    [(RuleConfig.preset("mainstream", opening_wins=()), (21, -7, -7, -7)),
+     # classic: one bird (5 -> the dealer): each pays 20 × 2, no 自摸加1
+     (RuleConfig.preset("classic", opening_wins=()), (120, -40, -40, -40))],
+)
+def test_dealer_self_draw_small_win_birds_5_9_each_pays_triple_section8_1(config, payments):
+    # §8.1 例1: the dealer self-draws, birds 5 and 9: each pays ×3 (mainstream: 2×3+1)
+    g = build({0: READY_55P + "9m"}, "1s9s1p5m5s9s", filler_wall=10, config=config)
+    g.step(0, t("9m"))
+    for _ in range(3):
+        pass_claims(g)
+        (s,) = g.to_act
+        g.step(s, g.drawn)
+    pass_claims(g)
+    assert g.to_act == [0] and g.drawn == t("5m")
+    g.step(0, A.HU)
+    r = g.result
+    assert r.patterns[0] == ("PINGHU",) and r.self_drawn
+    assert r.payments == payments
