@@ -7,6 +7,9 @@ from envs.changsha.game import CLAIM, HAIDI_DISCARD, KONG_DISCARD, ROB, Changsha
 from envs.changsha.rules import RuleConfig
 from envs.core.tiles import parse
 
+DEALER_5M = "5m9m147s147p9s9p28s36p"
+"""A dealer hand with no pair or run that can throw 5m or 9m first."""
+
 NO_OPENING = RuleConfig.preset("mainstream", opening_wins=())
 """Mainstream rules without opening wins, so test hands need not avoid them."""
 

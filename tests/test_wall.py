@@ -98,3 +98,20 @@ def test_every_tile_drawn_exactly_once(ops, dice):
     assert sorted(drawn + w.tiles()) == sorted(k % 27 for k in range(108))
     assert w.remaining == len(w.tiles()) == 108 - len(drawn)
     assert EMPTY not in w.tiles()
+
+
+@given(st.integers(0, 108), st.lists(st.sampled_from(["head", "tail", "dice1", "dice2"]), max_size=60),
+       st.lists(st.integers(1, 12), min_size=60, max_size=60))
+def test_stacks_left_counts_nonempty_stacks(n, ops, dice):
+    w = Wall([k % 27 for k in range(n)])
+    for op, d in zip(ops, dice, strict=False):
+        expect = len({k // 2 for k in w.positions()})
+        assert w.stacks_left() == expect
+        if w.remaining == 0:
+            break
+        if op == "head":
+            w.draw_head()
+        elif op == "tail":
+            w.draw_tail()
+        else:
+            w.draw_dice(d, count=1 if op == "dice1" else 2)

@@ -214,16 +214,19 @@ class ChangshaGame:
         self.wall = wall
         self._rng = rng
         self._dice = deque(dice)
-        self.hands: list[list[int]] = [[0] * NUM_SUITED_KINDS for _ in range(NUM_SEATS)]
+        # Count vectors per seat are bytearrays: list-fast to index, and the observation
+        # encoder reads them as numpy arrays without copying element by element.
+        self.hands: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
         for s, h in enumerate(hands):
             for t in h:
                 self.hands[s][t] += 1
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
-        self.melded: list[list[int]] = [[0] * NUM_SUITED_KINDS for _ in range(NUM_SEATS)]
+        self.melded: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         """Tiles lying discarded in front of each seat (claimed ones are removed)."""
-        self.shown: list[list[int]] = [[0] * NUM_SUITED_KINDS for _ in range(NUM_SEATS)]
-        """Counts of concealed tiles shown by opening declarations (§3.2)."""
+        self.river_counts: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
+        self.shown: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
+        """Counts of concealed tiles shown by opening declarations (§3.2) still in the hand."""
         self.declared: list[list[str]] = [[] for _ in range(NUM_SEATS)]
         self.locked = [False] * NUM_SEATS
         """Seats locked after a 开杠 whose draw they did not use (§6.3)."""
@@ -267,6 +270,17 @@ class ChangshaGame:
     def to_act(self) -> list[int]:
         """Seats that must decide now, in asking order (empty when the hand is over)."""
         return list(self._pending)
+
+    @property
+    def claim_tiles(self) -> list[int]:
+        """Tiles offered to the other seats right now (a discard, a kong tile to rob, dropped
+        开杠 tiles, the 海底 tile); empty outside such a window."""
+        return list(self._window.tiles) if self._window is not None else []
+
+    @property
+    def claim_from(self) -> int | None:
+        """The seat whose tile is offered (and who pays a win on it), or None."""
+        return self._window.payer if self._window is not None else None
 
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
@@ -360,6 +374,20 @@ class ChangshaGame:
         h[t] += from_hand
         return ready
 
+    def _to_river(self, s: int, t: int, forced: bool = False) -> None:
+        self.rivers[s].append(t)
+        self.river_counts[s][t] += 1
+        self.last_tile = t
+        event = {"type": "discard", "seat": s, "tile": t}
+        if forced:
+            event["forced"] = True
+        self.events.append(event)
+
+    def _clamp_shown(self, s: int, t: int) -> None:
+        """Shown tiles that left the hand are no longer 'shown in hand' (they are public elsewhere)."""
+        if self.shown[s][t] > self.hands[s][t]:
+            self.shown[s][t] = self.hands[s][t]
+
     def _add_meld(self, s: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
                   how: str | None) -> None:
         if kind == JIAGANG:
@@ -375,6 +403,8 @@ class ChangshaGame:
                 self.melded[s][t] += 1
         self._waits[s] = None
         self._dihu = False
+        self._clamp_shown(s, tiles[-1])
+        self._clamp_shown(s, tiles[0])
         self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
                             "from": from_seat, "how": how})
 
@@ -485,9 +515,8 @@ class ChangshaGame:
     def _discard(self, s: int, t: int) -> None:
         self.hands[s][t] -= 1
         self._waits[s] = None
-        self.rivers[s].append(t)
-        self.last_tile = t
-        self.events.append({"type": "discard", "seat": s, "tile": t})
+        self._clamp_shown(s, t)
+        self._to_river(s, t)
         self._open_claims(s, t)
 
     def _draw(self, s: int) -> None:
@@ -614,6 +643,7 @@ class ChangshaGame:
             return
         s, a = claim
         self.rivers[d].pop()
+        self.river_counts[d][t] -= 1
         h = self.hands[s]
         if a in A.CHI_ACTIONS:
             run = A.chi_run(a, t)
@@ -747,10 +777,8 @@ class ChangshaGame:
             self.events.append({"type": "lock", "seat": s})
         self.revealed = [] if k.rekong is None else [k.rekong]
         for t in k.drawn:
-            self.rivers[s].append(t)
-            self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
+            self._to_river(s, t, forced=True)
         if k.drawn:
-            self.last_tile = k.drawn[-1]
             options, wins = self._hu_options(s, k.drawn, lambda n: _PAO[n])
             if options:
                 louhu = {o: sum(1 << t for t in set(k.drawn)
@@ -805,8 +833,7 @@ class ChangshaGame:
         t = self.last_tile
         assert t is not None
         self.revealed = []
-        self.rivers[s].append(t)
-        self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
+        self._to_river(s, t, forced=True)
         options, wins = self._hu_options(s, [t], lambda n: _HAIDI_PAO)
         if options:
             self._open_window(HAIDI_DISCARD, [t], s, options, wins)
@@ -934,6 +961,17 @@ class ChangshaMatch:
     @property
     def to_act(self) -> list[int]:
         return self.game.to_act
+
+    @property
+    def claim_tiles(self) -> list[int]:
+        """Tiles offered to the other seats right now (a discard, a kong tile to rob, dropped
+        开杠 tiles, the 海底 tile); empty outside such a window."""
+        return list(self._window.tiles) if self._window is not None else []
+
+    @property
+    def claim_from(self) -> int | None:
+        """The seat whose tile is offered (and who pays a win on it), or None."""
+        return self._window.payer if self._window is not None else None
 
     def legal_actions(self, seat: int) -> list[int]:
         return self.game.legal_actions(seat)

@@ -33,7 +33,7 @@ class Wall:
     108-position layout. Draw methods return kinds and remove them.
     """
 
-    __slots__ = ("_pos", "_head", "_tail_stack", "_remaining", "size")
+    __slots__ = ("_pos", "_head", "_tail_stack", "_remaining", "_stacks", "size")
 
     def __init__(self, tiles: Sequence[int], size: int = WALL_SIZE) -> None:
         if len(tiles) > size:
@@ -47,6 +47,7 @@ class Wall:
         self._head = start
         self._tail_stack = size // 2 - 1
         self._remaining = len(tiles)
+        self._stacks = (len(tiles) + (start % 2)) // 2  # a scenario may start with a half stack
 
     # ----------------------------------------------------------------- queries
     @property
@@ -64,8 +65,7 @@ class Wall:
 
     def stacks_left(self) -> int:
         """Number of stacks still holding at least one tile (decides the 开杠 dice, §6.3)."""
-        pos = self._pos
-        return sum(1 for s in range(self.size // 2) if pos[2 * s] != EMPTY or pos[2 * s + 1] != EMPTY)
+        return self._stacks
 
     def tiles(self) -> list[int]:
         """Remaining kinds from head to tail."""
@@ -88,9 +88,12 @@ class Wall:
 
     # ------------------------------------------------------------------- draws
     def _take(self, k: int) -> int:
-        t = self._pos[k]
-        self._pos[k] = EMPTY
+        pos = self._pos
+        t = pos[k]
+        pos[k] = EMPTY
         self._remaining -= 1
+        if pos[k ^ 1] == EMPTY:  # k ^ 1: the other tile of the same stack
+            self._stacks -= 1
         return t
 
     def draw_head(self) -> int:

@@ -1,0 +1,262 @@
+"""PettingZoo AEC environment ``changsha_mahjong_v0`` on the Changsha engine.
+
+```python
+from envs.changsha import env
+e = env(rules="mainstream")
+e.reset(seed=0)
+for agent in e.agent_iter():
+    obs, reward, termination, truncation, info = e.last()
+    action = None if termination or truncation else e.action_space(agent).sample(obs["action_mask"])
+    e.step(action)
+```
+
+- Agents ``player_0..player_3`` (seat i). Actions: ``Discrete(99)``, the table
+  of ``actions.py``. Observations: ``{"observation": float32 (119, 27),
+  "action_mask": int8 (99,)}`` from ``observation.encode`` (encoder ``cs-v0``);
+  the mask of a seat not to act is all zeros.
+- Only seats with a real choice act: with ``auto_single_actions=True``
+  (default) a decision with one legal action is played by the engine.
+  Simultaneous decisions (claims on a discard, robbing a kong, wins on
+  forced discards) are asked seat by seat, each seeing nothing of the others'
+  choices.
+- Reward: each seat's settlement (片 or points) credited at the step it is
+  paid (opening wins mid-hand, the rest at the end), divided by
+  ``reward_scale``; a hand's rewards sum to zero and reach every seat.
+- An illegal action raises ``IllegalActionError``: never a silent pass.
+- ``hands_per_episode=N`` plays a match of N hands with the §9 dealer rule.
+- ``reset(options={"scenario": {...}})`` starts from a scenario as
+  ``ChangshaGame.from_scenario`` takes it (keys ``hands``, ``wall``, ``dealer``,
+  ``dice``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.changsha import actions as A
+from envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError
+from envs.changsha.observation import ENCODER, SHAPE, encode
+from envs.changsha.render import render_text
+from envs.changsha.rules import RuleConfig
+
+ENV_ID = "changsha_mahjong_v0"
+NUM_SEATS = 4
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers (as the classic envs use them)."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def _config(rules: str | RuleConfig | dict[str, Any]) -> RuleConfig:
+    if isinstance(rules, RuleConfig):
+        return rules
+    if isinstance(rules, str):
+        return RuleConfig.preset(rules)
+    if isinstance(rules, dict):
+        return RuleConfig.from_dict(rules)
+    raise ValueError(f"rules must be a preset name, a RuleConfig or a dict, got {type(rules).__name__}")
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Changsha mahjong as an AEC environment. See the module docstring."""
+
+    metadata = {"name": ENV_ID, "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: str | RuleConfig | dict[str, Any] = "mainstream",
+                 render_mode: str | None = None, reward_scale: float = 1.0,
+                 auto_single_actions: bool = True, hands_per_episode: int = 1) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
+        if not reward_scale or reward_scale <= 0:
+            raise ValueError(f"reward_scale must be positive, got {reward_scale!r}")
+        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
+            raise ValueError(f"hands_per_episode must be a positive integer, got {hands_per_episode!r}")
+        self.config = _config(rules)
+        self.render_mode = render_mode
+        self.reward_scale = float(reward_scale)
+        self.auto_single_actions = auto_single_actions
+        self.hands_per_episode = hands_per_episode
+        self.encoder = ENCODER
+        self.possible_agents = [f"player_{i}" for i in range(NUM_SEATS)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, SHAPE, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.game: ChangshaGame | None = None
+        self.match: ChangshaMatch | None = None
+        self._seed_rng = np.random.default_rng()
+        self.last_action: tuple[int, int] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        options = options or {}
+        unknown = set(options) - {"scenario"}
+        if unknown:  # PettingZoo's api_test passes arbitrary options, so warn rather than raise
+            warnings.warn(f"ignoring unknown reset options {sorted(unknown)}: allowed ['scenario']",
+                          stacklevel=2)
+        game_seed = int(self._seed_rng.integers(2**63))
+        if "scenario" in options:
+            if self.hands_per_episode != 1:
+                raise ValueError("a scenario is one hand: use hands_per_episode=1")
+            sc = dict(options["scenario"])
+            allowed = {"hands", "wall", "dealer", "dice"}
+            if set(sc) - allowed or "hands" not in sc:
+                raise ValueError(f"a scenario takes the keys {sorted(allowed)} ('hands' required), "
+                                 f"got {sorted(sc)}")
+            self.match = None
+            self.game = ChangshaGame.from_scenario(sc["hands"], sc.get("wall", ()), sc.get("dealer", 0),
+                                                   sc.get("dice", ()), self.config, seed=game_seed)
+        elif self.hands_per_episode > 1:
+            self.match = ChangshaMatch(self.config, self.hands_per_episode, seed=game_seed)
+            self.game = self.match.game
+        else:
+            self.match = None
+            self.game = ChangshaGame(self.config, seed=game_seed,
+                                     dealer=int(self._seed_rng.integers(NUM_SEATS)))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._paid = [0] * NUM_SEATS
+        self._scores_before = [0] * NUM_SEATS
+        self.last_action = None
+        self._advance()
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must choose an action: None is only for finished agents")
+        seat = self.agent_name_mapping[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self._play(seat, int(action))
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def _play(self, seat: int, action: int) -> None:
+        self.last_action = (seat, action)
+        if self.match is not None:
+            self.match.step(seat, action)
+            self.game = self.match.game
+        else:
+            assert self.game is not None
+            self.game.step(seat, action)
+
+    def _advance(self) -> None:
+        """Play forced decisions, credit new payments, pick the next agent or end."""
+        game = self.game
+        assert game is not None
+        if self.auto_single_actions:
+            while not self._over():
+                seats = self.game.to_act
+                if len(seats) != 1:
+                    break
+                acts = self.game.legal_actions(seats[0])
+                if len(acts) != 1:
+                    break
+                self._play(seats[0], acts[0])
+        self._credit()
+        if self._over():
+            result = self.game.result
+            for a in self.agents:
+                self.terminations[a] = True
+                info = {"phase": "done", "result": result.to_dict() if result else None}
+                if self.match is not None:
+                    info["scores"] = list(self.match.scores)
+                self.infos[a] = info
+            self.agent_selection = self.agents[0]
+        else:
+            seat = self.game.to_act[0]
+            self.agent_selection = self.possible_agents[seat]
+            for a in self.agents:
+                self.infos[a] = {"phase": self.game.phase}
+        self._accumulate_rewards()
+
+    def _over(self) -> bool:
+        return self.match.done if self.match is not None else self.game.done
+
+    def _credit(self) -> None:
+        """Rewards of this step: payments made since the last credit (opening wins mid-hand)."""
+        if self.match is not None:
+            totals = [self.match.scores[s] + (0 if self.game.done else self.game.payments[s])
+                      for s in range(NUM_SEATS)]
+        else:
+            totals = list(self.game.payments)
+        for s, a in enumerate(self.possible_agents):
+            self.rewards[a] = (totals[s] - self._paid[s]) / self.reward_scale
+        self._paid = totals
+
+    # ----------------------------------------------------------- observation
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        if self.game is not None:
+            legal = self.game.legal_actions(seat)
+            if legal:
+                mask[legal] = 1
+            obs = encode(self.game, seat)
+        else:
+            obs = np.zeros(SHAPE, dtype=np.float32)
+        return {"observation": obs, "action_mask": mask}
+
+    # ---------------------------------------------------------------- render
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        if self.game is None:
+            text = "(no hand: call reset())"
+        else:
+            viewer = self.game.to_act[0] if self.game.to_act else None
+            text = render_text(self.game, viewer=viewer, last_action=self.last_action)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def register() -> None:
+    """Register ``changsha_mahjong_v0`` with PettingZoo's registry (PettingZoo ≥ 1.27)."""
+    try:
+        from pettingzoo import aec_registry
+        from pettingzoo import register as pz_register
+    except ImportError:  # an older PettingZoo without a registry
+        return
+    if ENV_ID not in aec_registry:
+        pz_register("aec", ENV_ID, entry_point="envs.changsha.env:env")
+
+
+register()

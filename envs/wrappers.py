@@ -1,0 +1,185 @@
+"""Single-agent Gymnasium wrapper: one learning seat against fixed policies.
+
+``SingleAgentEnv(rules=..., opponents=[p, p, p], seat=0 | "random")`` is a
+``gymnasium.Env`` for SB3 and friends. A policy is a callable
+``policy(observation, action_mask) -> action`` (optionally with ``reset()``,
+which gets a ``seed`` from the env's generator when it accepts one, so that
+``reset(seed=...)`` makes whole episodes reproducible).
+The observation is the ``cs-v0`` planes (float32, shape (119, 27));
+``action_masks()`` returns the learner's mask as sb3-contrib's MaskablePPO
+expects. The reward of a step is everything the learning seat was paid since
+its previous decision, so a hand that ends on another seat's move (a deal-in
+included) still reaches it in full.
+
+An illegal action raises ``IllegalActionError`` (``illegal_action="raise"``,
+the default). Generic checkers that step actions sampled without a mask
+(gymnasium's ``check_env`` samples one before a reset) need
+``illegal_action="penalize"``: the state stays as it was, the reward is
+``-illegal_penalty`` and ``info["illegal_action"]`` is True.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from envs.changsha import actions as A
+from envs.changsha.env import raw_env
+from envs.changsha.game import IllegalActionError
+from envs.changsha.observation import SHAPE
+from envs.changsha.rules import RuleConfig
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(99)`` whose ``sample()`` without a mask draws a legal action of the current state.
+
+    Generic tools (gymnasium's ``check_env``, random rollouts) sample actions
+    without knowing the mask; an illegal action is an error in this env, so the
+    space samples from the mask the env holds now.
+    """
+
+    def __init__(self, n: int, mask_source: Callable[[], np.ndarray], seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self._mask_source = mask_source
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
+        if mask is None and probability is None:
+            current = self._mask_source()
+            if current.any():
+                mask = current.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+
+def _reset_policy(policy: Policy, seed: int) -> None:
+    """Call a policy's optional ``reset()``, passing ``seed`` when it takes one (reproducibility)."""
+    reset = getattr(policy, "reset", None)
+    if reset is None:
+        return
+    if "seed" in inspect.signature(reset).parameters:
+        reset(seed=seed)
+    else:
+        reset()
+
+
+class SingleAgentEnv(gym.Env):
+    """One seat of ``changsha_mahjong_v0`` as a Gymnasium env (see the module docstring)."""
+
+    metadata = {"render_modes": ["human", "ansi"]}
+
+    def __init__(self, rules: str | RuleConfig | dict[str, Any] = "mainstream",
+                 opponents: Sequence[Policy] | None = None, seat: int | str = "random",
+                 reward_scale: float = 1.0, render_mode: str | None = None,
+                 hands_per_episode: int = 1, illegal_action: str = "raise",
+                 illegal_penalty: float = 1.0) -> None:
+        if illegal_action not in ("raise", "penalize"):
+            raise ValueError(f"illegal_action={illegal_action!r}: allowed 'raise' or 'penalize'")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        if opponents is None:
+            from agents.random_agent import RandomAgent
+
+            opponents = [RandomAgent(seed=i) for i in range(3)]
+        if len(opponents) != 3 or not all(callable(p) for p in opponents):
+            raise ValueError("opponents must be three callables policy(observation, action_mask) -> action")
+        if seat != "random" and seat not in range(4):
+            raise ValueError(f"seat must be 0..3 or 'random', got {seat!r}")
+        self.aec = raw_env(rules=rules, reward_scale=reward_scale, render_mode=render_mode,
+                           hands_per_episode=hands_per_episode)
+        self.opponents = list(opponents)
+        self.seat_choice = seat
+        self.seat = 0 if seat == "random" else int(seat)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, SHAPE, dtype=np.float32)
+        self.action_space = LegalDiscrete(A.NUM_ACTIONS, self._current_mask)
+        self._mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        self._policy_of: dict[int, Policy] = {}
+        self._carried = 0.0
+
+    # ------------------------------------------------------------------ api
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        if self.seat_choice == "random":
+            self.seat = int(self.np_random.integers(4))
+        others = [s for s in range(4) if s != self.seat]
+        self._policy_of = dict(zip(others, self.opponents, strict=True))
+        for p in self.opponents:
+            _reset_policy(p, int(self.np_random.integers(2**31)))
+        while True:
+            self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+            carried, done = self._run_opponents()
+            if not done:
+                break
+            # The hand ended before the learner had any decision (e.g. another dealer's 天胡):
+            # nothing to learn from it, deal again.
+        self._carried = carried  # opening-win payments before the first decision
+        return self._observe(), {"seat": self.seat, "phase": self._phase()}
+
+    def step(self, action: int):
+        me = self.aec.possible_agents[self.seat]
+        if self.aec.agent_selection != me or self.aec.terminations[me]:
+            raise IllegalActionError("step() after the episode ended: call reset()")
+        if not 0 <= int(action) < A.NUM_ACTIONS or not self._mask[int(action)]:
+            legal = np.flatnonzero(self._mask).tolist()
+            if self.illegal_action == "penalize":
+                obs = self._observe()
+                info = {"seat": self.seat, "phase": self._phase(), "illegal_action": True}
+                return obs, -self.illegal_penalty, False, False, info
+            raise IllegalActionError(
+                f"seat {self.seat} cannot play {int(action)}: legal are {legal} "
+                f"({', '.join(A.describe(x) for x in legal)})")
+        self.aec.step(int(action))
+        reward, done = self._run_opponents()
+        reward += self._carried
+        self._carried = 0.0
+        obs = self._observe()
+        info = {"seat": self.seat, "phase": self._phase()}
+        if done:
+            info.update(self.aec.infos[me])
+        return obs, reward, done, False, info
+
+    def _current_mask(self) -> np.ndarray:
+        return self._mask
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (sb3-contrib MaskablePPO)."""
+        return self._mask.astype(bool)
+
+    def render(self):
+        return self.aec.render()
+
+    # -------------------------------------------------------------- helpers
+    def _phase(self) -> str:
+        return self.aec.game.phase if self.aec.game is not None else "none"
+
+    def _run_opponents(self) -> tuple[float, bool]:
+        """Let the other seats play until the learner must decide or the episode ends; return
+        the learner's reward collected meanwhile."""
+        aec = self.aec
+        me = aec.possible_agents[self.seat]
+        reward = 0.0
+        while True:
+            agent = aec.agent_selection
+            if aec.terminations[agent]:
+                reward += aec._cumulative_rewards[me]
+                return reward, True
+            if agent == me:
+                reward += aec._cumulative_rewards[me]
+                aec._cumulative_rewards[me] = 0.0
+                return reward, False
+            reward += aec._cumulative_rewards[me]
+            aec._cumulative_rewards[me] = 0.0
+            seat = aec.agent_name_mapping[agent]
+            o = aec.observe(agent)
+            aec.step(int(self._policy_of[seat](o["observation"], o["action_mask"])))
+
+    def _observe(self) -> np.ndarray:
+        o = self.aec.observe(self.aec.possible_agents[self.seat])
+        self._mask = o["action_mask"]
+        return o["observation"]
