@@ -51,6 +51,8 @@ def choose(rng: random.Random, acts: list[int], g: ChangshaGame | None = None, s
 def check_state(g: ChangshaGame, total: int) -> None:
     assert g.tiles_accounted() == total
     assert sum(g.payments) == 0
+    # tiles shown by opening wins are a part of the concealed hand
+    assert all(g.shown[s][t] <= g.hands[s][t] for s in range(4) for t in range(27))
     if g.phase == DONE:
         return
     for s in range(4):

@@ -6,9 +6,9 @@
 without PettingZoo installed.
 """
 
-try:
+import contextlib
+
+with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
     from envs.changsha.env import env, raw_env
-except ImportError:  # pragma: no cover - the engine alone, without gymnasium/pettingzoo
-    pass
 
 __all__ = ["env", "raw_env"]

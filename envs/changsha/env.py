@@ -41,7 +41,7 @@ from pettingzoo.utils import wrappers
 
 from envs.changsha import actions as A
 from envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError
-from envs.changsha.observation import ENCODER, SHAPE, encode
+from envs.changsha.observation import ENCODER, SHAPE, Encoder
 from envs.changsha.render import render_text
 from envs.changsha.rules import RuleConfig
 
@@ -88,6 +88,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.auto_single_actions = auto_single_actions
         self.hands_per_episode = hands_per_episode
         self.encoder = ENCODER
+        self._encode = Encoder()
         self.possible_agents = [f"player_{i}" for i in range(NUM_SEATS)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
@@ -222,7 +223,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             legal = self.game.legal_actions(seat)
             if legal:
                 mask[legal] = 1
-            obs = encode(self.game, seat)
+            obs = self._encode(self.game, seat)
         else:
             obs = np.zeros(SHAPE, dtype=np.float32)
         return {"observation": obs, "action_mask": mask}

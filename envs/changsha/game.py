@@ -403,8 +403,8 @@ class ChangshaGame:
                 self.melded[s][t] += 1
         self._waits[s] = None
         self._dihu = False
-        self._clamp_shown(s, tiles[-1])
-        self._clamp_shown(s, tiles[0])
+        for t in set(tiles):
+            self._clamp_shown(s, t)
         self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
                             "from": from_seat, "how": how})
 

@@ -68,9 +68,8 @@ _THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)
 _ZERO = bytes(NUM_KINDS)
 _ONES = bytes([1]) * NUM_KINDS
 _ONEHOT = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
-_SEEN_WEIGHTS = np.array([1] * 9 + [0] + [1] * 3, dtype=np.int16)  # own hand, melds, rivers, others' shown
-_LEVELS4 = np.arange(4, dtype=np.int16).reshape(1, 4, 1)
 _ZEROS = [[_ZERO] * n for n in range(RECENT + 1)]
+_UNSEEN = bytes(max(4 - c, 0) for c in range(256))  # seen copies -> unseen copies
 _SEAT_ROWS = [[_ONES if r == i else _ZERO for r in range(4)] for i in range(4)]
 _PHASE_ROWS = {p: [_ONES if q == p else _ZERO for q in PHASES] for p in PHASES}
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
@@ -87,58 +86,114 @@ def _counts_bytes(tiles: list[int]) -> bytes:
     return bytes(c)
 
 
+def _kong_row(melds: list) -> bytes:
+    row = bytearray(NUM_KINDS)
+    for m in melds:
+        if len(m.tiles) == 4:
+            row[m.tiles[0]] = 1
+    return bytes(row)
+
+
+_THERM_ROWS = 13  # own hand; melds, rivers, shown tiles of the four relative seats
+# Rows counted as seen: all but row 9, the own shown tiles (already in the own hand).
+_SEEN_WEIGHTS = np.array([1] * 9 + [0] + [1] * 3, dtype=np.int16)
+
+
+class _SeatCache:
+    """What the encoder remembers of one seat's last observation."""
+
+    __slots__ = ("rows", "therm", "kongs")
+
+    def __init__(self) -> None:
+        self.rows = [_ZERO] * _THERM_ROWS
+        self.therm = bytearray(_THERM_ROWS * 4 * NUM_KINDS)
+        self.kongs = [_ZERO] * 4
+
+
+class Encoder:
+    """Incremental ``cs-v0`` encoder (the env keeps one).
+
+    For each seat it remembers the 13 count rows of its last observation and
+    re-encodes only the rows that changed since (usually the own hand and one
+    river), updating the thermometer planes and the seen-tile counts in place.
+    Its output equals ``encode(game, seat)`` (a property test checks this).
+    """
+
+    def __init__(self) -> None:
+        self._game: ChangshaGame | None = None
+        self._seats: dict[int, _SeatCache] = {}
+
+    def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
+        if game is not self._game:
+            self._game = game
+            self._seats = {}
+        cache = self._seats.get(seat)
+        if cache is None:
+            cache = self._seats[seat] = _SeatCache()
+        order = (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
+        melded, rivers, shown = game.melded, game.river_counts, game.shown
+        current = (game.hands[seat], melded[order[0]], melded[order[1]], melded[order[2]],
+                   melded[order[3]], rivers[order[0]], rivers[order[1]], rivers[order[2]],
+                   rivers[order[3]], shown[order[0]], shown[order[1]], shown[order[2]], shown[order[3]])
+        rows, therm, kongs = cache.rows, cache.therm, cache.kongs
+        width = 4 * NUM_KINDS
+        for i in range(_THERM_ROWS):
+            new = current[i]
+            old = rows[i]
+            if new == old:
+                continue
+            new = bytes(new)
+            therm[i * width:(i + 1) * width] = b"".join(
+                (new.translate(_THERM[0]), new.translate(_THERM[1]),
+                 new.translate(_THERM[2]), new.translate(_THERM[3])))
+            if 1 <= i <= 4:  # a seat's melds changed: its kong kinds may have too
+                kongs[i - 1] = _kong_row(game.melds[order[i - 1]])
+            rows[i] = new
+        # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
+        counts = np.frombuffer(b"".join(current), dtype=np.uint8).reshape(_THERM_ROWS, NUM_KINDS)
+        seen = _SEEN_WEIGHTS @ counts
+        revealed = _counts_bytes(game.revealed) if game.revealed else _ZERO
+        if game.revealed:
+            seen += np.frombuffer(revealed, dtype=np.uint8)
+        unseen = seen.astype(np.uint8).tobytes().translate(_UNSEEN)
+        parts: list[bytes | bytearray] = [
+            therm, unseen.translate(_THERM[0]), unseen.translate(_THERM[1]),
+            unseen.translate(_THERM[2]), unseen.translate(_THERM[3]), *kongs]
+        for r in range(4):
+            recent = game.rivers[order[r]][: -RECENT - 1: -1]
+            parts += [_ONEHOT[t] for t in recent]
+            parts += _ZEROS[RECENT - len(recent)]
+        own_turn = game.turn == seat and game.drawn is not None and game.phase == "discard"
+        parts.append(_ONEHOT[game.drawn] if own_turn else _ZERO)
+        louhu = game.louhu[seat]
+        parts.append(bytes((louhu >> k) & 1 for k in range(NUM_KINDS)) if louhu else _ZERO)
+        parts += _therm(revealed, 2)
+        claim = game.claim_tiles
+        parts += _therm(_counts_bytes(claim), 2) if claim else _ZEROS[2]
+        parts += _SEAT_ROWS[(game.dealer - seat) % 4]
+        parts += [_ONES if game.locked[s] else _ZERO for s in order]
+        actor = game.claim_from
+        if actor is None:
+            actor = game.turn
+        parts += _SEAT_ROWS[(actor - seat) % 4]
+        parts += _ZEROS[2]  # wall and stacks, set below
+        parts += _PHASE_ROWS[game.phase]
+        parts += [_ONES if game.declared[s] else _ZERO for s in order]
+        obs = np.frombuffer(b"".join(parts), dtype=np.uint8).reshape(SHAPE).astype(np.float32)
+        obs[WALL] = game.wall.remaining / 55.0
+        obs[STACKS] = game.wall.stacks_left() / 28.0
+        return obs
+
+
 def encode(game: ChangshaGame, seat: int) -> np.ndarray:
     """The ``cs-v0`` observation of ``seat`` (see the module docstring for the channels).
 
-    The engine keeps its count vectors as bytearrays: the 13 of them this seat
-    sees (own hand; melds, rivers and shown tiles of each seat) are read as one
-    (13, 27) array and their thermometers fill channels 0–51 in one numpy call;
-    the sparse planes are joined from prebuilt byte rows.
+    Count vectors are turned into thermometer planes with byte tables
+    (``bytes.translate``, in C); the planes are joined into one buffer and
+    converted to float32 in a single numpy call. The env uses the incremental
+    ``Encoder`` instead, which gives the same arrays.
     """
-    order = (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
-    melded, rivers, shown = game.melded, game.river_counts, game.shown
-    counts = np.frombuffer(b"".join((
-        game.hands[seat],
-        melded[order[0]], melded[order[1]], melded[order[2]], melded[order[3]],
-        rivers[order[0]], rivers[order[1]], rivers[order[2]], rivers[order[3]],
-        shown[order[0]], shown[order[1]], shown[order[2]], shown[order[3]],
-    )), dtype=np.uint8).reshape(13, NUM_KINDS)
-    out = np.empty(SHAPE, dtype=np.uint8)
-    np.greater(counts[:, None, :], _LEVELS4, out=out[0:52].reshape(13, 4, NUM_KINDS))
-    # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
-    seen = _SEEN_WEIGHTS @ counts
-    revealed = _counts_bytes(game.revealed) if game.revealed else _ZERO
-    if game.revealed:
-        seen = seen + np.frombuffer(revealed, dtype=np.uint8)
-    np.greater(4 - seen, _LEVELS4[0], out=out[UNSEEN:UNSEEN + 4])
-    np.greater(counts[1:5], 3, out=out[KONGS:KONGS + 4])  # a kong: 4 melded tiles of a kind
-
-    rows: list[bytes] = []
-    for r in range(4):
-        recent = game.rivers[order[r]][: -RECENT - 1: -1]
-        rows += [_ONEHOT[t] for t in recent]
-        rows += _ZEROS[RECENT - len(recent)]
-    own_turn = game.turn == seat and game.drawn is not None and game.phase == "discard"
-    rows.append(_ONEHOT[game.drawn] if own_turn else _ZERO)
-    louhu = game.louhu[seat]
-    rows.append(bytes((louhu >> k) & 1 for k in range(NUM_KINDS)) if louhu else _ZERO)
-    rows += _therm(revealed, 2)
-    claim = game.claim_tiles
-    rows += _therm(_counts_bytes(claim), 2) if claim else _ZEROS[2]
-    rows += _SEAT_ROWS[(game.dealer - seat) % 4]
-    rows += [_ONES if game.locked[s] else _ZERO for s in order]
-    actor = game.claim_from
-    if actor is None:
-        actor = game.turn
-    rows += _SEAT_ROWS[(actor - seat) % 4]
-    rows += _ZEROS[2]  # wall and stacks, set below
-    rows += _PHASE_ROWS[game.phase]
-    rows += [_ONES if game.declared[s] else _ZERO for s in order]
-    out[RECENT_DISCARDS:] = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(-1, NUM_KINDS)
-    obs = out.astype(np.float32)
-    obs[WALL] = game.wall.remaining / 55.0
-    obs[STACKS] = game.wall.stacks_left() / 28.0
-    return obs
+    return Encoder()(game, seat)
 
 
 # ------------------------------------------------------------------ decoding
