@@ -1,5 +1,41 @@
-"""Policies: callables ``policy(observation, action_mask) -> action`` with an optional ``reset()``."""
+"""Policies: callables ``policy(observation, action_mask) -> action`` with an optional ``reset()``.
 
+``make_policy(name)`` builds one from its command-line name: ``random``,
+``greedy`` or ``ckpt:path/to/model.zip`` (a trained checkpoint, needs torch).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
 
-__all__ = ["RandomAgent"]
+POLICY_NAMES = ("random", "greedy", "ckpt:PATH")
+
+
+def make_policy(name: str, seed: int | None = None):
+    """A policy from its name: ``random``, ``greedy`` or ``ckpt:PATH``."""
+    if name == "random":
+        return RandomAgent(seed=seed)
+    if name == "greedy":
+        return GreedyAgent()
+    if name.startswith("ckpt:"):
+        from agents.torch_policy import TorchPolicy
+
+        return TorchPolicy(name[len("ckpt:"):])
+    raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")
+
+
+def reset_policy(policy, seed: int) -> None:
+    """Call a policy's optional ``reset()``, passing ``seed`` when it takes one (reproducibility)."""
+    reset = getattr(policy, "reset", None)
+    if reset is None:
+        return
+    if "seed" in inspect.signature(reset).parameters:
+        reset(seed=seed)
+    else:
+        reset()
+
+
+__all__ = ["GreedyAgent", "RandomAgent", "make_policy", "reset_policy", "POLICY_NAMES"]

@@ -20,7 +20,6 @@ the default). Generic checkers that step actions sampled without a mask
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,6 +27,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from agents import reset_policy
 from envs.changsha import actions as A
 from envs.changsha.env import raw_env
 from envs.changsha.game import IllegalActionError
@@ -57,17 +57,6 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-def _reset_policy(policy: Policy, seed: int) -> None:
-    """Call a policy's optional ``reset()``, passing ``seed`` when it takes one (reproducibility)."""
-    reset = getattr(policy, "reset", None)
-    if reset is None:
-        return
-    if "seed" in inspect.signature(reset).parameters:
-        reset(seed=seed)
-    else:
-        reset()
-
-
 class SingleAgentEnv(gym.Env):
     """One seat of ``changsha_mahjong_v0`` as a Gymnasium env (see the module docstring)."""
 
@@ -83,7 +72,7 @@ class SingleAgentEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         if opponents is None:
-            from agents.random_agent import RandomAgent
+            from agents import RandomAgent
 
             opponents = [RandomAgent(seed=i) for i in range(3)]
         if len(opponents) != 3 or not all(callable(p) for p in opponents):
@@ -110,7 +99,7 @@ class SingleAgentEnv(gym.Env):
         others = [s for s in range(4) if s != self.seat]
         self._policy_of = dict(zip(others, self.opponents, strict=True))
         for p in self.opponents:
-            _reset_policy(p, int(self.np_random.integers(2**31)))
+            reset_policy(p, int(self.np_random.integers(2**31)))
         while True:
             self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
             carried, done = self._run_opponents()

@@ -307,3 +307,28 @@ def test_opening_shown_tiles_section3_2():
 def test_two_quads_are_one_sixi_section3_2():
     assert opening_patterns("1111m2222s369p147p") >= {"SIXI"}
     assert opening_shown("1111m2222s369p147p", "SIXI") == [0] * 4
+
+
+# ------------------------------------------------------------------ shanten
+def test_shanten_over_all_three_shapes_section2():
+    from envs.changsha.patterns import shanten
+
+    none = [0] * 27
+    assert shanten(to_counts(parse("11m22m33m44m55m66m7m")), none, 0) == 0  # seven pairs
+    assert shanten(to_counts(parse("2228m5558s2225p8p")), none, 0) == 0  # all-将
+    assert shanten(to_counts(parse("2228m5558s2225p9p")), none, 0) == 1  # one tile off all-将
+    assert shanten(to_counts(parse("123m456m789s123p55p")), none, 0) == -1
+
+
+@settings(max_examples=200)
+@given(hand_with_melds())
+def test_shanten_zero_iff_some_wait_kind(position):
+    from envs.changsha.patterns import shanten
+
+    concealed, melds = position
+    c = to_counts(concealed)
+    held = to_counts([t for m in melds for t in m] + concealed)
+    melded = to_counts([t for m in melds for t in m])
+    # waits ignoring the four-copies rule: shanten cannot see which copies exist
+    completing = [k for k in range(27) if brute.complete([x + (i == k) for i, x in enumerate(c)], melds)]
+    assert (shanten(c, melded, len(melds)) <= 0) == bool(completing), (format(concealed), melds, held)

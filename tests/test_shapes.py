@@ -84,3 +84,34 @@ def test_table_holds_every_single_suit_complete_hand():
         counts[p] += 2
         assert shapes.is_standard(counts)
         assert p in shapes.mask_kinds(shapes.standard_pair_mask(counts))
+
+
+# ------------------------------------------------------------------ shanten
+def test_shanten_examples():
+    assert shapes.standard_shanten(c("123m456s789p11122p")) == -1
+    assert shapes.standard_shanten(c("123m456s789p1112p")) == 0
+    assert shapes.standard_shanten(c("159m159s159p1357m")) >= 5
+    assert shapes.standard_shanten(c("1m1m"), melds=4) == -1
+    assert shapes.seven_pairs_shanten(c("1111m22m33m44m55m66m")) == -1
+    assert shapes.seven_pairs_shanten(c("11m22m33m44m55m66m7m")) == 0
+
+
+@settings(max_examples=300)
+@given(hands(13, max_suits=2))
+def test_shanten_zero_iff_ready(tiles):
+    counts = to_counts(tiles)
+    ready = any(brute.standard_pairs([x + (k == t) for k, x in enumerate(counts)])
+                for t in range(27) if counts[t] < 4)
+    s = shapes.standard_shanten(counts)
+    assert (s == 0) == ready or (s == 0 and not ready and any(x == 4 for x in counts))
+
+
+@settings(max_examples=200)
+@given(hands(14, max_suits=3))
+def test_shanten_of_14_is_best_discard(tiles):
+    counts = to_counts(tiles)
+    s14 = shapes.standard_shanten(counts)
+    assert (s14 == -1) == bool(brute.standard_pairs(counts))
+    best = min(shapes.standard_shanten([x - (k == t) for k, x in enumerate(counts)])
+               for t in range(27) if counts[t])
+    assert best == max(s14, 0)  # a complete hand (-1) is ready (0) after any discard

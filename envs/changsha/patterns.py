@@ -16,8 +16,10 @@ from envs.core.shapes import (
     is_all_triplets,
     is_seven_pairs,
     mask_kinds,
+    seven_pairs_shanten,
     seven_pairs_wait_mask,
     standard_pair_mask,
+    standard_shanten,
     standard_wait_mask,
 )
 from envs.core.tiles import NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
@@ -135,6 +137,22 @@ def waits(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] |
     melded = meld_counts(ms)
     _check_copies(c, melded)
     return set(mask_kinds(wait_mask(c, melded, len(ms))))
+
+
+def shanten(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
+    """Shanten (向听数) over the three §2 shapes: 0 = ready, -1 = complete.
+
+    ``c``: concealed counts (13 or 14 tiles counting 3 per meld); ``melded``:
+    counts of tiles in melds; false 将 allowed, as in ``waits``.
+    """
+    best = standard_shanten(c, num_melds)
+    if num_melds == 0:
+        best = min(best, seven_pairs_shanten(c))
+    if _all_jiang(melded):
+        n = sum(c)
+        non_jiang = n - (c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25])
+        best = min(best, non_jiang - (1 if n % 3 == 2 else 0))
+    return best
 
 
 def is_ready(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> bool:

@@ -189,3 +189,72 @@ def kinds_mask(kinds: Sequence[int]) -> int:
     for k in kinds:
         m |= 1 << k
     return m
+
+
+# ------------------------------------------------------------------ shanten
+@lru_cache(maxsize=1 << 18)
+def _suit_blocks(key: bytes) -> tuple[tuple[int, int, int], ...]:
+    """Pareto-best ways to cut one suit into blocks: (sets, partial sets, pair as head 0/1).
+
+    A partial set (搭子) is a pair or two tiles one or two ranks apart. The lowest
+    tile is either part of a set, a pair, a partial set, or left alone; the rest
+    is solved recursively (memoised on the remaining counts). Only combinations
+    that no other one beats in both sets and partials (for the same head) are
+    kept, so combining suits stays cheap.
+    """
+    i = next((k for k in range(SUIT_LEN) if key[k]), None)
+    if i is None:
+        return ((0, 0, 0),)
+    found: set[tuple[int, int, int]] = set()
+
+    def take(dm: int, dt: int, dp: int, *ranks: int) -> None:
+        c = bytearray(key)
+        for r in ranks:
+            c[r] -= 1
+        for m, t, p in _suit_blocks(bytes(c)):
+            if p + dp <= 1:
+                found.add((m + dm, t + dt, p + dp))
+
+    if key[i] >= 3:
+        take(1, 0, 0, i, i, i)
+    if i <= 6 and key[i + 1] and key[i + 2]:
+        take(1, 0, 0, i, i + 1, i + 2)
+    if key[i] >= 2:
+        take(0, 0, 1, i, i)
+        take(0, 1, 0, i, i)
+    for j in (i + 1, i + 2):
+        if j < SUIT_LEN and key[j]:
+            take(0, 1, 0, i, j)
+    take(0, 0, 0, i)  # tile i stays isolated
+    best = [x for x in found
+            if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found)]
+    return tuple(sorted(best))
+
+
+def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
+    """Shanten (向听数) of the standard form: tiles to exchange to be ready; -1 = complete.
+
+    ``c`` holds the concealed counts (13 or 14 tiles counting 3 per meld), ``melds``
+    the number of exposed sets. Any pair may be the head (false 将 included).
+    """
+    b = bytes(c)
+    best = 8
+    for m0, t0, p0 in _suit_blocks(b[0:9]):
+        for m1, t1, p1 in _suit_blocks(b[9:18]):
+            if p0 + p1 > 1:
+                continue
+            for m2, t2, p2 in _suit_blocks(b[18:27]):
+                p = p0 + p1 + p2
+                if p > 1:
+                    continue
+                m = min(m0 + m1 + m2 + melds, 4)
+                t = min(t0 + t1 + t2, 4 - m)
+                s = 8 - 2 * m - t - p
+                if s < best:
+                    best = s
+    return best
+
+
+def seven_pairs_shanten(c: Sequence[int]) -> int:
+    """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
+    return 6 - min(7, sum(x // 2 for x in c))

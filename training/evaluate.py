@@ -1,0 +1,234 @@
+"""Evaluation arena: duplicate play with confidence intervals.
+
+    python -m training.evaluate --policies greedy random random random --deals 500 --json out.json
+
+Each seeded deal is played once per seating rotation (4 rotations), so every
+policy holds every hand from every seat; luck of the deal cancels out. For each
+policy the arena reports the mean settlement per hand with a 95% confidence
+interval (bootstrap over deals: a deal's value is the policy's mean over its
+rotations), and the win, self-draw, deal-in and big-win rates, and 海底 / 开杠
+usage per hand. It prints a table and can write JSON and a PNG bar chart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents import make_policy, reset_policy
+from envs.changsha import actions as A
+from envs.changsha.env import raw_env
+from envs.changsha.rules import RuleConfig
+
+NUM_SEATS = 4
+STATS = ("settlement", "win", "self_draw", "deal_in", "big_win", "haidi_take", "kaigang")
+
+
+@dataclass
+class PolicyReport:
+    """Arena results of one policy entry."""
+
+    name: str
+    mean: float
+    ci_low: float
+    ci_high: float
+    rates: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "mean_settlement": self.mean, "ci95": [self.ci_low, self.ci_high],
+                **self.rates}
+
+
+# --------------------------------------------------------------------- playing
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(names: Sequence[str], rules: dict[str, Any]) -> None:
+    _WORKER["policies"] = [make_policy(n, seed=i) for i, n in enumerate(names)]
+    _WORKER["env"] = raw_env(rules=RuleConfig.from_dict(rules))
+
+
+def play_deal(deal_seed: int) -> list[dict[str, Any]]:
+    """Play one deal in every rotation; per rotation, per policy index, the hand's statistics."""
+    env = _WORKER["env"]
+    policies = _WORKER["policies"]
+    out = []
+    for rotation in range(NUM_SEATS):
+        seat_of = [(p + rotation) % NUM_SEATS for p in range(NUM_SEATS)]
+        policy_at = {seat_of[p]: policies[p] for p in range(NUM_SEATS)}
+        for p, policy in enumerate(policies):
+            reset_policy(policy, (deal_seed * 16 + rotation * 4 + p) % 2**31)
+        env.reset(seed=deal_seed)
+        deal = env.game.events[0]
+        fingerprint = hashlib.sha1(json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()).hexdigest()
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.agent_name_mapping[agent]
+            env.step(int(policy_at[seat](obs["observation"], obs["action_mask"])))
+        game = env.game
+        result = game.result
+        haidi = [0] * NUM_SEATS
+        kaigang = [0] * NUM_SEATS
+        for e in game.events:
+            if e["type"] == "act" and e["action"] == A.HAIDI_TAKE:
+                haidi[e["seat"]] += 1
+            elif e["type"] == "meld" and e.get("how") == "kaigang":
+                kaigang[e["seat"]] += 1
+        rows = []
+        for p in range(NUM_SEATS):
+            s = seat_of[p]
+            won = s in result.winners
+            rows.append({
+                "settlement": result.payments[s], "win": won, "self_draw": won and result.self_drawn,
+                "deal_in": bool(result.winners) and result.payer == s,
+                "big_win": won and result.he.get(s, 0) > 0, "haidi_take": haidi[s], "kaigang": kaigang[s],
+            })
+        out.append({"rotation": rotation, "deal": fingerprint, "policies": rows})
+    return out
+
+
+def run_deals(names: Sequence[str], deals: int, rules: RuleConfig, seed: int = 0, workers: int = 1,
+              progress: bool = True) -> list[list[dict[str, Any]]]:
+    """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; results in deal order."""
+    if len(names) != NUM_SEATS:
+        raise ValueError(f"the arena seats exactly 4 policies, got {len(names)}: {list(names)}")
+    seeds = list(range(seed, seed + deals))
+    results: list[list[dict[str, Any]]] = []
+    start = time.time()
+    if workers <= 1:
+        _init_worker(names, rules.to_dict())
+        iterator = map(play_deal, seeds)
+        pool = None
+    else:
+        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict()))
+        iterator = pool.imap(play_deal, seeds, chunksize=4)
+    try:
+        for i, r in enumerate(iterator, 1):
+            results.append(r)
+            if progress and (i % max(1, deals // 20) == 0 or i == deals):
+                rate = i / max(time.time() - start, 1e-9)
+                print(f"\r  deals {i}/{deals}  ({rate:.1f}/s, {(deals - i) / rate:.0f}s left)  ",
+                      end="", file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    if progress:
+        print(file=sys.stderr)
+    return results
+
+
+# ------------------------------------------------------------------ statistics
+def bootstrap_ci(values: np.ndarray, resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """95% percentile bootstrap interval of the mean."""
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(values), size=(resamples, len(values)))
+    means = values[idx].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def summarise(names: Sequence[str], results: list[list[dict[str, Any]]]) -> list[PolicyReport]:
+    reports = []
+    for p, name in enumerate(names):
+        per_deal = np.array([np.mean([rot["policies"][p]["settlement"] for rot in deal]) for deal in results],
+                            dtype=float)
+        hands = [rot["policies"][p] for deal in results for rot in deal]
+        rates = {k: float(np.mean([h[k] for h in hands])) for k in STATS if k != "settlement"}
+        rates = {f"{k}_rate" if k in ("win", "self_draw", "deal_in", "big_win") else f"{k}_per_hand": v
+                 for k, v in rates.items()}
+        low, high = bootstrap_ci(per_deal)
+        label = name if list(names).count(name) == 1 else f"{name}#{p}"
+        reports.append(PolicyReport(label, float(per_deal.mean()), low, high, rates))
+    return reports
+
+
+def format_table(reports: Sequence[PolicyReport], deals: int, unit: str) -> str:
+    head = (f"{'policy':<28}{'mean/hand':>10}{'95% CI':>20}{'win':>7}{'self':>7}{'deal-in':>8}"
+            f"{'big':>7}{'海底':>6}{'开杠':>6}")
+    lines = [f"duplicate arena: {deals} deals x 4 rotations = {deals * 4} hands per policy ({unit})", head]
+    for r in reports:
+        ci = f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]"
+        lines.append(
+            f"{r.name[-28:]:<28}{r.mean:>+10.2f}{ci:>20}{r.rates['win_rate']:>7.1%}"
+            f"{r.rates['self_draw_rate']:>7.1%}{r.rates['deal_in_rate']:>8.1%}{r.rates['big_win_rate']:>7.1%}"
+            f"{r.rates['haidi_take_per_hand']:>7.2f}{r.rates['kaigang_per_hand']:>7.2f}")
+    return "\n".join(lines)
+
+
+def plot(reports: Sequence[PolicyReport], path: str, title: str) -> None:
+    """Bar chart of mean settlement per hand with 95% CI error bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    means = [r.mean for r in reports]
+    errors = [[r.mean - r.ci_low for r in reports], [r.ci_high - r.mean for r in reports]]
+    colors = ["tab:green" if r.ci_low > 0 else "tab:red" if r.ci_high < 0 else "tab:gray" for r in reports]
+    ax.bar(range(len(reports)), means, yerr=errors, capsize=6, color=colors)
+    ax.set_xticks(range(len(reports)), [r.name[-24:] for r in reports], rotation=15)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("mean settlement per hand")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def evaluate(names: Sequence[str], deals: int, rules: str | RuleConfig = "mainstream", seed: int = 0,
+             workers: int = 1, progress: bool = True) -> dict[str, Any]:
+    """Run the arena and return a JSON-ready report."""
+    config = rules if isinstance(rules, RuleConfig) else RuleConfig.preset(rules)
+    results = run_deals(names, deals, config, seed=seed, workers=workers, progress=progress)
+    reports = summarise(names, results)
+    unit = "片" if config.scoring == "zi" else "points"
+    return {
+        "policies": list(names), "deals": deals, "seed": seed, "rules": config.to_dict(), "unit": unit,
+        "reports": [r.to_dict() for r in reports], "table": format_table(reports, deals, unit),
+        "_reports": reports,
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
+                        help="four policies: random, greedy or ckpt:PATH")
+    parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")
+    parser.add_argument("--rules", default="mainstream", choices=["mainstream", "classic"])
+    parser.add_argument("--seed", type=int, default=0, help="first deal seed")
+    parser.add_argument("--workers", type=int, default=min(2, mp.cpu_count()), help="processes")
+    parser.add_argument("--json", help="write the report as JSON here")
+    parser.add_argument("--png", help="write a bar chart with error bars here")
+    args = parser.parse_args(argv)
+    if args.deals < 2:
+        parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
+    for name in args.policies:
+        make_policy(name)  # fail fast on a bad name or a missing checkpoint
+    report = evaluate(args.policies, args.deals, args.rules, args.seed, args.workers)
+    print(report["table"])
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({k: v for k, v in report.items() if not k.startswith("_")}, f, indent=2, ensure_ascii=False)
+        print(f"wrote {args.json}")
+    if args.png:
+        plot(report["_reports"], args.png, f"{' / '.join(args.policies)} ({args.deals} deals)")
+        print(f"wrote {args.png}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
