@@ -25,13 +25,14 @@ $(TRAIN_STAMP): $(STAMP)
 
 install-train: $(TRAIN_STAMP)
 
-demo: $(STAMP)
+demo: $(TRAIN_STAMP)
 	$(PY) -m training.demo
 
 lint: $(STAMP)
 	$(PY) -m ruff check envs agents training tests
 
-test: $(STAMP) lint
+# The tests cover training and checkpoints too, so they need the training extras.
+test: $(TRAIN_STAMP) lint
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -21,10 +21,15 @@ def make_policy(name: str, seed: int | None = None):
     if name == "greedy":
         return GreedyAgent()
     if name.startswith("ckpt:"):
-        from agents.torch_policy import TorchPolicy
-
-        return TorchPolicy(name[len("ckpt:"):])
+        return TorchPolicyLoader(name[len("ckpt:"):])
     raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")
+
+
+def TorchPolicyLoader(path: str, deterministic: bool = True):  # noqa: N802 - reads as a class
+    """``TorchPolicy(path)``, imported only when needed (torch is an optional dependency)."""
+    from agents.torch_policy import TorchPolicy
+
+    return TorchPolicy(path, deterministic=deterministic)
 
 
 def reset_policy(policy, seed: int) -> None:
@@ -38,4 +43,4 @@ def reset_policy(policy, seed: int) -> None:
         reset()
 
 
-__all__ = ["GreedyAgent", "RandomAgent", "make_policy", "reset_policy", "POLICY_NAMES"]
+__all__ = ["GreedyAgent", "RandomAgent", "TorchPolicyLoader", "make_policy", "reset_policy", "POLICY_NAMES"]

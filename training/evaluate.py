@@ -69,7 +69,8 @@ def play_deal(deal_seed: int) -> list[dict[str, Any]]:
             reset_policy(policy, (deal_seed * 16 + rotation * 4 + p) % 2**31)
         env.reset(seed=deal_seed)
         deal = env.game.events[0]
-        fingerprint = hashlib.sha1(json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()).hexdigest()
+        layout = json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()
+        fingerprint = hashlib.sha1(layout).hexdigest()
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
@@ -204,7 +205,8 @@ def evaluate(names: Sequence[str], deals: int, rules: str | RuleConfig = "mainst
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
                         help="four policies: random, greedy or ckpt:PATH")
     parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")
@@ -222,7 +224,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(report["table"])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({k: v for k, v in report.items() if not k.startswith("_")}, f, indent=2, ensure_ascii=False)
+            public = {k: v for k, v in report.items() if not k.startswith("_")}
+            json.dump(public, f, indent=2, ensure_ascii=False)
         print(f"wrote {args.json}")
     if args.png:
         plot(report["_reports"], args.png, f"{' / '.join(args.policies)} ({args.deals} deals)")

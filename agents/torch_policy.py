@@ -1,0 +1,95 @@
+"""``TorchPolicy``: a trained network as a policy ``policy(observation, action_mask) -> action``.
+
+Loads either an sb3-contrib MaskablePPO checkpoint (``.zip``) or a self-play
+checkpoint of ``ActorCritic`` (``.pt``). Illegal actions are masked out of the
+logits, so the policy only ever picks legal actions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from envs.changsha.actions import NUM_ACTIONS
+from envs.changsha.observation import ENCODER, SHAPE
+
+
+class ActorCritic(nn.Module):
+    """MLP actor-critic over the flattened ``cs-v0`` planes, with masked policy logits."""
+
+    def __init__(self, net_arch: list[int] | tuple[int, ...] = (256, 256)) -> None:
+        super().__init__()
+        layers: list[nn.Module] = [nn.Flatten()]
+        width = SHAPE[0] * SHAPE[1]
+        for h in net_arch:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        self.body = nn.Sequential(*layers)
+        self.policy = nn.Linear(width, NUM_ACTIONS)
+        self.value = nn.Linear(width, 1)
+        self.net_arch = list(net_arch)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (illegal actions at -1e9) and state values."""
+        h = self.body(obs)
+        logits = self.policy(h).masked_fill(mask == 0, -1e9)
+        return logits, self.value(h).squeeze(-1)
+
+
+class TorchPolicy:
+    """Greedy (argmax) play from a checkpoint; ``deterministic=False`` samples instead."""
+
+    def __init__(self, path: str | Path, deterministic: bool = True, device: str = "cpu") -> None:
+        path = Path(path)
+        if not path.exists():
+            raise ValueError(f"checkpoint {str(path)!r} does not exist")
+        self.path = str(path)
+        self.deterministic = deterministic
+        self.device = device
+        self._sb3: Any = None
+        self._net: ActorCritic | None = None
+        self._rng = np.random.default_rng()
+        if path.suffix == ".zip":
+            from sb3_contrib import MaskablePPO
+
+            self._sb3 = MaskablePPO.load(self.path, device=device)
+        elif path.suffix == ".pt":
+            ckpt = torch.load(self.path, map_location=device, weights_only=False)
+            if ckpt.get("encoder") != ENCODER:
+                raise ValueError(f"{path} was trained on encoder {ckpt.get('encoder')!r}, this env uses {ENCODER!r}")
+            self._net = ActorCritic(ckpt["net_arch"]).to(device)
+            self._net.load_state_dict(ckpt["state_dict"])
+            self._net.eval()
+        else:
+            raise ValueError(f"unknown checkpoint type {path.suffix!r}: allowed .zip (MaskablePPO) or .pt")
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if not action_mask.any():
+            raise ValueError("TorchPolicy got an empty action mask: this seat is not to act")
+        if self._sb3 is not None:
+            action, _ = self._sb3.predict(observation, action_masks=action_mask.astype(bool),
+                                          deterministic=self.deterministic)
+            return int(action)
+        assert self._net is not None
+        with torch.no_grad():
+            obs = torch.as_tensor(observation, dtype=torch.float32, device=self.device).unsqueeze(0)
+            mask = torch.as_tensor(action_mask, device=self.device).unsqueeze(0)
+            logits, _ = self._net(obs, mask)
+        if self.deterministic:
+            return int(logits.argmax(dim=-1).item())
+        probs = torch.softmax(logits, dim=-1).squeeze(0).cpu().numpy().astype(np.float64)
+        return int(self._rng.choice(len(probs), p=probs / probs.sum()))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path, "deterministic": self.deterministic, "device": self.device}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["path"], state["deterministic"], state["device"])

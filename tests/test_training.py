@@ -1,0 +1,124 @@
+"""Training entry points end to end (seconds), config validation, and the arena's duplicate deals."""
+
+import pytest
+
+from agents import make_policy
+from envs.changsha.env import raw_env
+from envs.changsha.rules import RuleConfig
+from training import config as C
+from training.evaluate import run_deals, summarise
+
+
+def legal_play(policy, seeds=3):
+    env = raw_env()
+    for seed in range(seeds):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            a = policy(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][a] == 1
+            env.step(a)
+
+
+def test_maskable_ppo_short_run_saves_loadable_checkpoint(tmp_path):
+    from training.train import main
+
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(f"""
+algo: maskable_ppo
+run_dir: {tmp_path / 'run'}
+total_timesteps: 256
+n_envs: 1
+n_steps: 128
+batch_size: 64
+n_epochs: 1
+net_arch: [32]
+opponents: [random, greedy]
+snapshot_every: 128
+checkpoint_every: 0
+progress_bar: false
+tensorboard: false
+""")
+    final = main(["--config", str(cfg)])
+    assert final.exists() and (tmp_path / "run" / "config.json").exists()
+    assert list((tmp_path / "run" / "snapshots").glob("*.zip"))  # the pool got a snapshot
+    legal_play(make_policy(f"ckpt:{final}"))
+
+
+def test_selfplay_ppo_short_run_saves_loadable_checkpoint(tmp_path):
+    from training.train import main
+
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(f"""
+algo: selfplay_ppo
+run_dir: {tmp_path / 'sp'}
+total_timesteps: 100
+episodes_per_update: 1
+batch_size: 64
+n_epochs: 1
+net_arch: [32]
+checkpoint_every_updates: 1
+""")
+    final = main(["--config", str(cfg)])
+    assert final.suffix == ".pt" and final.exists()
+    assert list((tmp_path / "sp" / "checkpoints").glob("*.pt"))
+    legal_play(make_policy(f"ckpt:{final}"))
+
+
+@pytest.mark.parametrize(
+    "raw, fragment",
+    [({"algo": "dqn"}, "'algo' must be one of"),
+     ({"algo": "maskable_ppo", "learning_rat": 0.1}, "unknown config keys \\['learning_rat'\\]"),
+     ({"algo": "maskable_ppo", "n_envs": "two"}, "bad value 'two' for 'n_envs'"),
+     ({"algo": "maskable_ppo", "rules": "sichuan"}, "allowed \\['mainstream', 'classic'\\]"),
+     ({"algo": "maskable_ppo", "opponents": ["smart"]}, "bad opponent 'smart'"),
+     ({"algo": "selfplay_ppo", "gamma": -1.0}, "must not be negative"),
+     ({"algo": "selfplay_ppo", "progress_bar": True}, "unknown config keys")],
+)
+def test_config_validation_errors(raw, fragment):
+    with pytest.raises(C.ConfigError, match=fragment):
+        C.validate(raw)
+
+
+def test_config_files_in_repo_are_valid():
+    for name in ("configs/ppo_maskable.yaml", "configs/selfplay_ppo.yaml", "configs/demo.yaml"):
+        cfg = C.load(name)
+        assert cfg["algo"] in C.SCHEMAS
+    with pytest.raises(C.ConfigError, match="does not exist"):
+        C.load("configs/missing.yaml")
+
+
+def test_train_cli_reports_config_errors(tmp_path, capsys):
+    from training.train import main
+
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text("algo: maskable_ppo\nn_step: 5\n")
+    with pytest.raises(SystemExit) as e:
+        main(["--config", str(cfg)])
+    assert e.value.code == 2 and "unknown config keys ['n_step']" in capsys.readouterr().err
+
+
+def test_arena_rotations_replay_the_same_deal():
+    names = ["greedy", "random", "random", "random"]
+    results = run_deals(names, deals=3, rules=RuleConfig(), seed=5, workers=1, progress=False)
+    for deal in results:
+        assert [rot["rotation"] for rot in deal] == [0, 1, 2, 3]
+        assert len({rot["deal"] for rot in deal}) == 1  # same walls and hands in every rotation
+    assert len({deal[0]["deal"] for deal in results}) == 3  # different deals differ
+    for deal in results:  # every rotation is a zero-sum hand
+        for rot in deal:
+            assert sum(p["settlement"] for p in rot["policies"]) == 0
+    reports = summarise(names, results)
+    assert reports[0].ci_low <= reports[0].mean <= reports[0].ci_high
+    assert [r.name for r in reports] == ["greedy", "random#1", "random#2", "random#3"]
+
+
+def test_rule_preset_files_load():
+    import yaml
+
+    for name in ("mainstream", "classic"):
+        with open(f"configs/rules/{name}.yaml", encoding="utf-8") as f:
+            assert RuleConfig.from_dict(yaml.safe_load(f)) == RuleConfig.preset(name)

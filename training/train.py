@@ -1,0 +1,51 @@
+"""Train a policy from a YAML config.
+
+    python -m training.train --config configs/ppo_maskable.yaml
+    python -m training.train --config configs/selfplay_ppo.yaml --set max_minutes=5
+
+``--set key=value`` overrides config keys (values parsed as YAML).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from training.config import ConfigError, load, validate
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", required=True, help="YAML run config (configs/*.yaml)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
+    args = parser.parse_args(argv)
+    import yaml
+
+    try:
+        cfg = load(args.config)
+        for item in args.set:
+            if "=" not in item:
+                raise ConfigError(f"--set takes KEY=VALUE, got {item!r}")
+            key, value = item.split("=", 1)
+            cfg[key] = yaml.safe_load(value)
+        cfg = validate(cfg)
+    except ConfigError as e:
+        print(f"config error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    run_dir = Path(cfg["run_dir"])
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+    print(f"training {cfg['algo']} -> {run_dir}")
+    if cfg["algo"] == "maskable_ppo":
+        from training.maskable_ppo import train
+    else:
+        from training.selfplay_ppo import train
+    final = train(cfg)
+    print(f"saved {final}")
+    return final
+
+
+if __name__ == "__main__":
+    main()
