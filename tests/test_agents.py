@@ -5,26 +5,22 @@ import pytest
 import torch
 
 from agents import GreedyAgent, RandomAgent, make_policy
+from agents.play import play_episode
 from agents.torch_policy import ActorCritic, TorchPolicy
 from envs.changsha import actions as A
 from envs.changsha.env import raw_env
 from envs.changsha.observation import ENCODER, encode
-from tests.scenario import READY_55P, build, t, to_seat1_discard
+from tests.scenario import READY_55P, build, pass_claims, t, to_seat1_discard
 
 
 def play(policies, seed, rules="mainstream"):
     """One hand through the env; asserts every chosen action is in the mask."""
     env = raw_env(rules=rules)
-    env.reset(seed=seed)
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = env.agent_name_mapping[agent]
-        action = policies[seat](obs["observation"], obs["action_mask"])
-        assert obs["action_mask"][action] == 1, (agent, action)
-        env.step(action)
+
+    def check(seat, obs, action):
+        assert obs["action_mask"][action] == 1, (seat, action)
+
+    play_episode(env, policies, seed=seed, on_decision=check)
     return env.game.result
 
 
@@ -51,8 +47,8 @@ def test_greedy_wins_and_declares_when_it_can():
 
 
 def test_greedy_discards_the_isolated_tile():
-    # 123m 456m 789s 55p plus an isolated 9p and a drawn 1s: either is fine, never a set tile
-    g = build({0: "123m456m789s55p9p1s"}, "", filler_wall=20)
+    # four sets 123m 456m 789s 555p plus two lone tiles 9p and 1s: throw one of those
+    g = build({0: "123m456m789s555p9p1s"}, "", filler_wall=20)
     mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
     mask[g.legal_actions(0)] = 1
     assert GreedyAgent()(encode(g, 0), mask) in (t("9p"), t("1s"))
@@ -63,7 +59,9 @@ def test_greedy_declines_haidi_when_not_ready_and_takes_when_ready():
     mask[[A.HAIDI_TAKE, A.HAIDI_DECLINE]] = 1
     g = build({0: "5m9m147s147p9s9p28s36p", 1: READY_55P}, "3s9p")
     g.step(0, t("9m"))
+    pass_claims(g)
     g.step(1, t("3s"))
+    pass_claims(g)
     assert g.phase == "haidi" and g.to_act == [2]
     assert GreedyAgent()(encode(g, 2), mask) == A.HAIDI_DECLINE  # a filler hand is far from ready
     g.step(2, A.HAIDI_DECLINE)

@@ -54,9 +54,13 @@ def test_buzhang_from_discard_and_self_drawn_win_on_replacement_section6_1():
     assert r.payments == (-7, -2, -2, 11)
 
 
-def test_robbing_an_added_buzhang_is_an_ordinary_win_kong_player_pays_section6_2():
+def to_added_kong(**kw):
+    """Seat 2 PENGs 5m, seat 3 gets ready on 2m/5m later, then seat 2 draws the fourth 5m.
+
+    Seat 3 was not ready when the 5m was discarded, so no 漏胡 bars it from robbing.
+    """
     g = build({1: "5m123s456s789p22m6p", 2: "55m123p789s23m88p1s", 3: "34m678m567s5p789p9m"},
-              "9s5p1s9s5m3s3s", filler_wall=20)
+              "9s5p1s9s5m3s3s", filler_wall=30, **kw)
     g.step(0, t("9m"))
     pass_claims(g)
     g.step(1, t("5m"))
@@ -69,6 +73,11 @@ def test_robbing_an_added_buzhang_is_an_ordinary_win_kong_player_pays_section6_2
     discard_drawn(g)  # dealer
     discard_drawn(g)  # seat 1
     assert g.to_act == [2] and g.drawn == t("5m")
+    return g
+
+
+def test_robbing_an_added_buzhang_is_an_ordinary_win_kong_player_pays_section6_2():
+    g = to_added_kong()
     assert A.buzhang(t("5m")) in g.legal_actions(2)
     g.step(2, A.buzhang(t("5m")))  # 加杠 by 补张
     assert g.phase == ROB and g.to_act == [3]
@@ -217,18 +226,7 @@ def test_buzhang_on_a_discard_is_not_robbable_section6_2():
 
 
 def test_robbing_an_added_kaigang_section6_4():
-    g = build({1: "5m123s456s789p22m6p", 2: "55m123p789s23m88p1s", 3: "34m678m567s5p789p9m"},
-              "9s5p1s9s5m3s3s", filler_wall=30, dice=[2, 2])
-    g.step(0, t("9m"))
-    pass_claims(g)
-    g.step(1, t("5m"))
-    answer(g, {2: A.PENG})
-    g.step(2, t("1s"))
-    pass_claims(g)
-    g.step(3, t("9m"))
-    pass_claims(g)
-    discard_drawn(g)
-    discard_drawn(g)
+    g = to_added_kong(dice=[2, 2])
     g.step(2, A.kaigang(t("5m")))  # 加杠 by 开杠: ready on 1m/4m
     assert g.phase == ROB and g.to_act == [3]
     g.step(3, A.HU)

@@ -3,6 +3,7 @@
 import pytest
 
 from agents import make_policy
+from agents.play import play_episode
 from envs.changsha.env import raw_env
 from envs.changsha.rules import RuleConfig
 from training import config as C
@@ -10,17 +11,14 @@ from training.evaluate import run_deals, summarise
 
 
 def legal_play(policy, seeds=3):
+    """The policy plays every seat of a few hands; each action must be in the mask."""
     env = raw_env()
+
+    def check(seat, obs, action):
+        assert obs["action_mask"][action] == 1
+
     for seed in range(seeds):
-        env.reset(seed=seed)
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            a = policy(obs["observation"], obs["action_mask"])
-            assert obs["action_mask"][a] == 1
-            env.step(a)
+        play_episode(env, [policy] * 4, seed=seed, on_decision=check)
 
 
 def test_maskable_ppo_short_run_saves_loadable_checkpoint(tmp_path):

@@ -18,10 +18,17 @@ import time
 from pathlib import Path
 
 from agents import GreedyAgent, TorchPolicyLoader
+from agents.play import play_episode
 from envs.changsha.actions import describe
 from envs.changsha.env import raw_env
+from envs.changsha.observation import decode_hand
+from envs.core.tiles import format, from_counts
 from training import evaluate as arena
 from training.config import load
+
+
+def decode_hand_tiles(observation) -> list[int]:
+    return from_counts(decode_hand(observation))
 
 
 def play_one_hand(model: Path, out: Path, seed: int = 7) -> None:
@@ -29,18 +36,14 @@ def play_one_hand(model: Path, out: Path, seed: int = 7) -> None:
     policy = TorchPolicyLoader(str(model))
     greedy = GreedyAgent()
     env = raw_env(render_mode="ansi")
-    env.reset(seed=seed)
     lines = ["One hand of Changsha mahjong: the trained agent is seat 0 (player_0), seats 1-3 are greedy.", ""]
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = env.agent_name_mapping[agent]
-        action = (policy if seat == 0 else greedy)(obs["observation"], obs["action_mask"])
-        lines.append(f"seat {seat} ({'trained' if seat == 0 else 'greedy'}) in {env.game.phase}: "
-                     f"{describe(int(action))}")
-        env.step(int(action))
+
+    def log(seat: int, obs: dict, action: int) -> None:
+        who = "trained" if seat == 0 else "greedy"
+        hand = f"  hand {format(decode_hand_tiles(obs['observation']))}" if seat == 0 else ""
+        lines.append(f"seat {seat} ({who}) in {env.game.phase}: {describe(action)}{hand}")
+
+    play_episode(env, [policy, greedy, greedy, greedy], seed=seed, on_decision=log)
     lines += ["", env.render()]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

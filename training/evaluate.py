@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from agents import make_policy, reset_policy
+from agents.play import play_episode
 from envs.changsha import actions as A
 from envs.changsha.env import raw_env
 from envs.changsha.rules import RuleConfig
@@ -64,21 +65,14 @@ def play_deal(deal_seed: int) -> list[dict[str, Any]]:
     out = []
     for rotation in range(NUM_SEATS):
         seat_of = [(p + rotation) % NUM_SEATS for p in range(NUM_SEATS)]
-        policy_at = {seat_of[p]: policies[p] for p in range(NUM_SEATS)}
+        by_seat = [policies[(s - rotation) % NUM_SEATS] for s in range(NUM_SEATS)]
         for p, policy in enumerate(policies):
             reset_policy(policy, (deal_seed * 16 + rotation * 4 + p) % 2**31)
-        env.reset(seed=deal_seed)
-        deal = env.game.events[0]
+        play_episode(env, by_seat, seed=deal_seed)
+        game = env.game
+        deal = game.events[0]
         layout = json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()
         fingerprint = hashlib.sha1(layout).hexdigest()
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = env.agent_name_mapping[agent]
-            env.step(int(policy_at[seat](obs["observation"], obs["action_mask"])))
-        game = env.game
         result = game.result
         haidi = [0] * NUM_SEATS
         kaigang = [0] * NUM_SEATS

@@ -962,17 +962,6 @@ class ChangshaMatch:
     def to_act(self) -> list[int]:
         return self.game.to_act
 
-    @property
-    def claim_tiles(self) -> list[int]:
-        """Tiles offered to the other seats right now (a discard, a kong tile to rob, dropped
-        开杠 tiles, the 海底 tile); empty outside such a window."""
-        return list(self._window.tiles) if self._window is not None else []
-
-    @property
-    def claim_from(self) -> int | None:
-        """The seat whose tile is offered (and who pays a win on it), or None."""
-        return self._window.payer if self._window is not None else None
-
     def legal_actions(self, seat: int) -> list[int]:
         return self.game.legal_actions(seat)
 
