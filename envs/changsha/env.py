@@ -218,15 +218,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        flags = bytearray(A.NUM_ACTIONS)
         if self.game is not None:
-            legal = self.game.legal_actions(seat)
-            if legal:
-                mask[legal] = 1
+            for a in self.game.legal_actions(seat):
+                flags[a] = 1
             obs = self._encode(self.game, seat)
         else:
             obs = np.zeros(SHAPE, dtype=np.float32)
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": np.frombuffer(flags, dtype=np.int8)}
 
     # ---------------------------------------------------------------- render
     def render(self) -> str | None:

@@ -69,7 +69,6 @@ _ZERO = bytes(NUM_KINDS)
 _ONES = bytes([1]) * NUM_KINDS
 _ONEHOT = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
 _ZEROS = [[_ZERO] * n for n in range(RECENT + 1)]
-_UNSEEN = bytes(max(4 - c, 0) for c in range(256))  # seen copies -> unseen copies
 _SEAT_ROWS = [[_ONES if r == i else _ZERO for r in range(4)] for i in range(4)]
 _PHASE_ROWS = {p: [_ONES if q == p else _ZERO for q in PHASES] for p in PHASES}
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
@@ -94,92 +93,122 @@ def _kong_row(melds: list) -> bytes:
     return bytes(row)
 
 
-_THERM_ROWS = 13  # own hand; melds, rivers, shown tiles of the four relative seats
-# Rows counted as seen: all but row 9, the own shown tiles (already in the own hand).
-_SEEN_WEIGHTS = np.array([1] * 9 + [0] + [1] * 3, dtype=np.int16)
 
 
-class _SeatCache:
-    """What the encoder remembers of one seat's last observation."""
+class _Public:
+    """Encoded public planes in absolute seat order, shared by every observer of one game.
 
-    __slots__ = ("rows", "therm", "kongs")
+    Rows 0–3 melds, 4–7 rivers, 8–11 shown tiles of seats 0–3: their count bytes,
+    thermometer planes (4 × 27 bytes), plus each seat's kong row and recent-discard
+    planes. ``packed`` is the sum of all 12 count rows, 8 bits per kind in one int.
+    """
+
+    __slots__ = ("rows", "therm", "kongs", "recent", "river_state", "packed")
 
     def __init__(self) -> None:
-        self.rows = [_ZERO] * _THERM_ROWS
-        self.therm = bytearray(_THERM_ROWS * 4 * NUM_KINDS)
+        self.rows = [_ZERO] * 12
+        self.therm = [_ZERO * 4] * 12
         self.kongs = [_ZERO] * 4
+        self.recent = [_ZERO * RECENT] * 4
+        self.river_state: list[tuple[int, int]] = [(0, -1)] * 4
+        self.packed = 0
+
+
+_W = NUM_KINDS
+_FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed
+
+
+def _therm4(row: bytes) -> bytes:
+    return b"".join((row.translate(_THERM[0]), row.translate(_THERM[1]),
+                     row.translate(_THERM[2]), row.translate(_THERM[3])))
 
 
 class Encoder:
     """Incremental ``cs-v0`` encoder (the env keeps one).
 
-    For each seat it remembers the 13 count rows of its last observation and
-    re-encodes only the rows that changed since (usually the own hand and one
-    river), updating the thermometer planes and the seen-tile counts in place.
-    Its output equals ``encode(game, seat)`` (a property test checks this).
+    Public planes are kept per game in absolute seat order and re-encoded only
+    when their count row changed (a discard changes one river, a claim one
+    meld and one river), so each step costs a few byte-table translations;
+    every observer then assembles its planes in its own relative seat order.
+    Seen-tile counts are packed into one Python integer (8 bits per kind), so
+    updating them is integer arithmetic. The output equals
+    ``encode(game, seat)`` (a property test checks this at every step).
     """
 
     def __init__(self) -> None:
         self._game: ChangshaGame | None = None
-        self._seats: dict[int, _SeatCache] = {}
+        self._pub = _Public()
+        self._hands: dict[int, tuple[bytes, bytes]] = {}
 
-    def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
-        if game is not self._game:
-            self._game = game
-            self._seats = {}
-        cache = self._seats.get(seat)
-        if cache is None:
-            cache = self._seats[seat] = _SeatCache()
-        order = (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
-        melded, rivers, shown = game.melded, game.river_counts, game.shown
-        current = (game.hands[seat], melded[order[0]], melded[order[1]], melded[order[2]],
-                   melded[order[3]], rivers[order[0]], rivers[order[1]], rivers[order[2]],
-                   rivers[order[3]], shown[order[0]], shown[order[1]], shown[order[2]], shown[order[3]])
-        rows, therm, kongs = cache.rows, cache.therm, cache.kongs
-        width = 4 * NUM_KINDS
-        for i in range(_THERM_ROWS):
+    def _update_public(self, game: ChangshaGame) -> _Public:
+        pub = self._pub
+        rows, therm = pub.rows, pub.therm
+        current = (*game.melded, *game.river_counts, *game.shown)
+        for i in range(12):
             new = current[i]
             old = rows[i]
             if new == old:
                 continue
             new = bytes(new)
-            therm[i * width:(i + 1) * width] = b"".join(
-                (new.translate(_THERM[0]), new.translate(_THERM[1]),
-                 new.translate(_THERM[2]), new.translate(_THERM[3])))
-            if 1 <= i <= 4:  # a seat's melds changed: its kong kinds may have too
-                kongs[i - 1] = _kong_row(game.melds[order[i - 1]])
+            therm[i] = _therm4(new)
+            pub.packed += int.from_bytes(new, "little") - int.from_bytes(old, "little")
+            if i < 4:  # a seat's melds changed: its kong kinds may have too
+                pub.kongs[i] = _kong_row(game.melds[i])
             rows[i] = new
+        for s in range(4):
+            river = game.rivers[s]
+            state = (len(river), river[-1] if river else -1)
+            if state != pub.river_state[s]:  # a river only grows, or loses its newest tile to a claim
+                pub.river_state[s] = state
+                recent = river[: -RECENT - 1: -1]
+                pub.recent[s] = b"".join([_ONEHOT[t] for t in recent] + _ZEROS[RECENT - len(recent)])
+        return pub
+
+    def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
+        if game is not self._game:
+            self._game = game
+            self._pub = _Public()
+            self._hands = {}
+        pub = self._update_public(game)
+        hand = game.hands[seat]
+        cached = self._hands.get(seat)
+        if cached is None or cached[0] != hand:
+            cached = self._hands[seat] = (bytes(hand), _therm4(bytes(hand)))
+        order = (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
+        o0, o1, o2, o3 = order
+        therm = pub.therm
         # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
-        counts = np.frombuffer(b"".join(current), dtype=np.uint8).reshape(_THERM_ROWS, NUM_KINDS)
-        seen = _SEEN_WEIGHTS @ counts
         revealed = _counts_bytes(game.revealed) if game.revealed else _ZERO
-        if game.revealed:
-            seen += np.frombuffer(revealed, dtype=np.uint8)
-        unseen = seen.astype(np.uint8).tobytes().translate(_UNSEEN)
-        parts: list[bytes | bytearray] = [
-            therm, unseen.translate(_THERM[0]), unseen.translate(_THERM[1]),
-            unseen.translate(_THERM[2]), unseen.translate(_THERM[3]), *kongs]
-        for r in range(4):
-            recent = game.rivers[order[r]][: -RECENT - 1: -1]
-            parts += [_ONEHOT[t] for t in recent]
-            parts += _ZEROS[RECENT - len(recent)]
+        seen = (pub.packed - int.from_bytes(pub.rows[8 + seat], "little") + int.from_bytes(cached[0], "little")
+                + int.from_bytes(revealed, "little"))
+        unseen = (_FOURS - seen).to_bytes(_W, "little")
         own_turn = game.turn == seat and game.drawn is not None and game.phase == "discard"
-        parts.append(_ONEHOT[game.drawn] if own_turn else _ZERO)
         louhu = game.louhu[seat]
-        parts.append(bytes((louhu >> k) & 1 for k in range(NUM_KINDS)) if louhu else _ZERO)
-        parts += _therm(revealed, 2)
         claim = game.claim_tiles
-        parts += _therm(_counts_bytes(claim), 2) if claim else _ZEROS[2]
-        parts += _SEAT_ROWS[(game.dealer - seat) % 4]
-        parts += [_ONES if game.locked[s] else _ZERO for s in order]
         actor = game.claim_from
         if actor is None:
             actor = game.turn
-        parts += _SEAT_ROWS[(actor - seat) % 4]
-        parts += _ZEROS[2]  # wall and stacks, set below
-        parts += _PHASE_ROWS[game.phase]
-        parts += [_ONES if game.declared[s] else _ZERO for s in order]
-        obs = np.frombuffer(b"".join(parts), dtype=np.uint8).reshape(SHAPE).astype(np.float32)
+        locked, declared = game.locked, game.declared
+        buf = b"".join((
+            cached[1], therm[o0], therm[o1], therm[o2], therm[o3],
+            therm[4 + o0], therm[4 + o1], therm[4 + o2], therm[4 + o3],
+            therm[8 + o0], therm[8 + o1], therm[8 + o2], therm[8 + o3], _therm4(unseen),
+            pub.kongs[o0], pub.kongs[o1], pub.kongs[o2], pub.kongs[o3],
+            pub.recent[o0], pub.recent[o1], pub.recent[o2], pub.recent[o3],
+            _ONEHOT[game.drawn] if own_turn else _ZERO,
+            bytes((louhu >> k) & 1 for k in range(NUM_KINDS)) if louhu else _ZERO,
+            revealed.translate(_THERM[0]), revealed.translate(_THERM[1]),
+            *(_therm(_counts_bytes(claim), 2) if claim else _ZEROS[2]),
+            *_SEAT_ROWS[(game.dealer - seat) % 4],
+            _ONES if locked[o0] else _ZERO, _ONES if locked[o1] else _ZERO,
+            _ONES if locked[o2] else _ZERO, _ONES if locked[o3] else _ZERO,
+            *_SEAT_ROWS[(actor - seat) % 4],
+            _ZERO, _ZERO,  # wall and stacks, set below
+            *_PHASE_ROWS[game.phase],
+            _ONES if declared[o0] else _ZERO, _ONES if declared[o1] else _ZERO,
+            _ONES if declared[o2] else _ZERO, _ONES if declared[o3] else _ZERO,
+        ))
+        obs = np.frombuffer(buf, dtype=np.uint8).reshape(SHAPE).astype(np.float32)
         obs[WALL] = game.wall.remaining / 55.0
         obs[STACKS] = game.wall.stacks_left() / 28.0
         return obs
