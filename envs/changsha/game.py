@@ -40,7 +40,7 @@ from envs.changsha.patterns import (
 )
 from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
-from envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg
+from envs.core.tiles import NUM_SUITED_KINDS, format, from_counts, tiles_arg
 from envs.core.wall import WALL_SIZE, Wall
 
 NUM_SEATS = 4
@@ -255,7 +255,7 @@ class ChangshaGame:
         """Tiles drawn face up and not yet in a hand or river: 开杠 draws, the 海底 tile."""
         self.events.append({
             "type": "deal", "dealer": dealer, "seed": seed, "config": config.to_dict(),
-            "hands": [_kinds(h) for h in self.hands], "wall": wall.tiles(),
+            "hands": [from_counts(h) for h in self.hands], "wall": wall.tiles(),
         })
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
         self._opening_queue = [s for s in order if self._declarable(s)]
@@ -452,8 +452,8 @@ class ChangshaGame:
 
     def _tianhu_win(self) -> Win | None:
         h = self.hands[self.dealer]
-        t = max(k for k in range(NUM_SUITED_KINDS) if h[k])
-        return classify(h, [], t, WinContext(self_drawn=True, tianhu=True), self.config)
+        return classify(h, [], self._last_kind(self.dealer), WinContext(self_drawn=True, tianhu=True),
+                        self.config)
 
     # ---------------------------------------------------------- turns §5, §6
     def _start_turn(self, s: int, drawn: int | None, win: Win | None) -> None:
@@ -918,9 +918,6 @@ def _check_dealer(dealer: int) -> None:
     if not isinstance(dealer, int) or not 0 <= dealer < NUM_SEATS:
         raise ValueError(f"dealer {dealer!r} out of range: allowed 0..{NUM_SEATS - 1}")
 
-
-def _kinds(counts: Sequence[int]) -> list[int]:
-    return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
 class ChangshaMatch:

@@ -71,7 +71,6 @@ _ONEHOT = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NU
 _ZEROS = [[_ZERO] * n for n in range(RECENT + 1)]
 _SEAT_ROWS = [[_ONES if r == i else _ZERO for r in range(4)] for i in range(4)]
 _PHASE_ROWS = {p: [_ONES if q == p else _ZERO for q in PHASES] for p in PHASES}
-_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 
 def _therm(counts: bytes | bytearray, levels: int = 4) -> list[bytes]:
