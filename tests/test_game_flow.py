@@ -204,20 +204,19 @@ def test_dihu_non_dealer_wins_on_dealers_first_discard_section4():
 
 # ---------------------------------------------------------------- 海底 §7
 def haidi_game(wall="3s9p", **kw):
-    # seat 1 waits on 2m/5m with a real 将 pair 55p
+    """Seat 1 (ready on 2m/5m with the real 将 55p) draws the first wall tile, 3s, and throws it;
+    the second and last tile is then the 海底, offered to seat 2."""
     g = build({0: DEALER, 1: "34m678m567s55p789p"}, wall, **kw)
     g.step(0, t("9m"))
-    if g.phase == CLAIM:
-        answer(g, {})
+    pass_claims(g)
+    g.step(1, t("3s"))
+    pass_claims(g)
     return g
 
 
 def test_haidi_offered_round_the_table_all_decline_is_a_draw_section7():
     g = haidi_game(wall="3s9p")
-    # seat 1 drew 3s; one tile (9p) is left: the 海底
-    g.step(1, t("3s"))
-    if g.phase == CLAIM:
-        answer(g, {})
+    # one tile (9p) is left: the 海底
     assert g.phase == HAIDI and g.to_act == [2]
     for s in (2, 3, 0, 1):
         assert g.to_act == [s]
@@ -228,9 +227,6 @@ def test_haidi_offered_round_the_table_all_decline_is_a_draw_section7():
 
 def test_haidi_laoyue_self_drawn_big_and_bird_is_the_tile_section7():
     g = haidi_game(wall="3s2m")
-    g.step(1, t("3s"))
-    if g.phase == CLAIM:
-        answer(g, {})
     g.step(2, A.HAIDI_DECLINE)
     g.step(3, A.HAIDI_DECLINE)
     g.step(0, A.HAIDI_DECLINE)
@@ -249,9 +245,6 @@ def test_haidi_laoyue_self_drawn_big_and_bird_is_the_tile_section7():
 
 def test_haidi_taken_without_win_is_discarded_haidi_pao_section7():
     g = haidi_game(wall="3s5m")
-    g.step(1, t("3s"))
-    if g.phase == CLAIM:
-        answer(g, {})
     assert g.to_act == [2]
     g.step(2, A.HAIDI_TAKE)  # seat 2 (filler) cannot win: the tile is discarded
     assert g.phase == HAIDI_DISCARD and g.to_act == [1]
@@ -265,9 +258,6 @@ def test_haidi_taken_without_win_is_discarded_haidi_pao_section7():
 
 def test_haidi_discard_nobody_wins_is_a_draw_and_taker_deals_section9():
     g = haidi_game(wall="3s1p")
-    g.step(1, t("3s"))
-    if g.phase == CLAIM:
-        answer(g, {})
     g.step(2, A.HAIDI_DECLINE)
     g.step(3, A.HAIDI_TAKE)
     assert g.done and g.result.drawn and g.result.next_dealer == 3
