@@ -173,8 +173,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def _advance(self) -> None:
         """Play forced decisions, credit new payments, pick the next agent or end."""
-        game = self.game
-        assert game is not None
+        assert self.game is not None
         if self.auto_single_actions:
             while not self._over():
                 seats = self.game.to_act
@@ -187,7 +186,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._credit()
         if self._over():
             result = self.game.result
-            for a in self.agents:
+            for a in self.agents:  # each agent gets its own copy of the result
                 self.terminations[a] = True
                 info = {"phase": "done", "result": result.to_dict() if result else None}
                 if self.match is not None:
@@ -195,10 +194,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.infos[a] = info
             self.agent_selection = self.agents[0]
         else:
-            seat = self.game.to_act[0]
-            self.agent_selection = self.possible_agents[seat]
+            self.agent_selection = self.possible_agents[self.game.to_act[0]]
+            phase = self.game.phase
             for a in self.agents:
-                self.infos[a] = {"phase": self.game.phase}
+                self.infos[a] = {"phase": phase}
         self._accumulate_rewards()
 
     def _over(self) -> bool:
