@@ -596,12 +596,12 @@ class ChangshaGame:
         if not options:
             self._draw((d + 1) % NUM_SEATS)
             return
-        self._open_window(CLAIM, [t], d, options, wins)
+        self._open_window(CLAIM, [t], d, options, wins, {s: bit for s in wins})
 
     def _open_window(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
-                     wins: dict[int, tuple[int, Win]], louhu: dict[int, int] | None = None) -> None:
-        if louhu is None:
-            louhu = {s: 1 << w[0] for s, w in wins.items()}
+                     wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
+        """Ask every seat in ``options`` at once; ``louhu`` holds the kinds each HU-offered seat
+        is barred from winning on (漏胡) if it does not take the win."""
         self._window = _Window(kind, tiles, payer, options, wins, louhu)
         self._ask(kind, dict(options))
 
@@ -670,18 +670,20 @@ class ChangshaGame:
     # ------------------------------------------------------- robbing §6.2, §6.4
     def _open_rob_buzhang(self, s: int, t: int) -> None:
         """§6.2: others may win on the tile added to a PENG by 补张 (an ordinary discard win)."""
-        options, wins = self._hu_options(s, [t], lambda n: _ON_DISCARD)
+        options, wins, louhu = self._hu_options(s, [t], lambda n: _ON_DISCARD)
         if options:
-            self._open_window(ROB, [t], s, options, wins)
+            self._open_window(ROB, [t], s, options, wins, louhu)
         else:
             self._buzhang_draw(s)
 
     def _hu_options(self, payer: int, tiles: list[int], ctx_for: Any,
-                    exempt: frozenset[int] = frozenset()) -> tuple[_Options, _Wins]:
+                    exempt: frozenset[int] = frozenset()) -> tuple[_Options, _Wins, dict[int, int]]:
         """HU-only options of the other seats on ``tiles``; ``ctx_for(n)`` gives the context
-        when ``n`` of the tiles win for that seat. Seats in ``exempt`` ignore 漏胡."""
+        when ``n`` of the tiles win for that seat. Seats in ``exempt`` ignore 漏胡. Also
+        returns, per offered seat, the winning kinds it is barred from if it passes (漏胡)."""
         options: dict[int, list[int]] = {}
         wins: dict[int, tuple[int, Win]] = {}
+        louhu: dict[int, int] = {}
         for i in (1, 2, 3):
             s = (payer + i) % NUM_SEATS
             barred = 0 if s in exempt else self.louhu[s]
@@ -693,7 +695,8 @@ class ChangshaGame:
             best = max(((t, self._win_with(s, t, ctx)) for t in hits), key=lambda tw: tw[1].he)
             wins[s] = best  # type: ignore[assignment]
             options[s] = [A.HU, A.PASS]
-        return options, wins
+            louhu[s] = sum(1 << t for t in set(hits))
+        return options, wins, louhu
 
     # ------------------------------------------------------------ 开杠 §6.3
     def _start_kaigang(self, k: _Kong) -> None:
@@ -713,12 +716,12 @@ class ChangshaGame:
         if k.open:
             # §6.4: once the dice are thrown others may rob the kong tile (抢杠胡). A seat
             # that passed HU on the discard this 明杠 was made from may still rob it.
-            options, wins = self._hu_options(k.seat, [k.tile], lambda n: _ROBBING, k.exempt)
+            options, wins, louhu = self._hu_options(k.seat, [k.tile], lambda n: _ROBBING, k.exempt)
             if k.from_seat is not None:
                 options.pop(k.from_seat, None)
                 wins.pop(k.from_seat, None)
             if options:
-                self._open_window(ROB, [k.tile], k.seat, options, wins)
+                self._open_window(ROB, [k.tile], k.seat, options, wins, louhu)
                 return
         self._kong_draw()
 
@@ -779,10 +782,8 @@ class ChangshaGame:
         for t in k.drawn:
             self._to_river(s, t, forced=True)
         if k.drawn:
-            options, wins = self._hu_options(s, k.drawn, lambda n: _PAO[n])
+            options, wins, louhu = self._hu_options(s, k.drawn, lambda n: _PAO[n])
             if options:
-                louhu = {o: sum(1 << t for t in set(k.drawn)
-                                if self._win_with(o, t, _PAO[1]) is not None) for o in options}
                 self._open_window(KONG_DISCARD, list(k.drawn), s, options, wins, louhu)
                 return
         self._after_kong_discard()
@@ -834,9 +835,9 @@ class ChangshaGame:
         assert t is not None
         self.revealed = []
         self._to_river(s, t, forced=True)
-        options, wins = self._hu_options(s, [t], lambda n: _HAIDI_PAO)
+        options, wins, louhu = self._hu_options(s, [t], lambda n: _HAIDI_PAO)
         if options:
-            self._open_window(HAIDI_DISCARD, [t], s, options, wins)
+            self._open_window(HAIDI_DISCARD, [t], s, options, wins, louhu)
         else:
             self._finish([], payer=None)
 
