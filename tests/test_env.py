@@ -251,18 +251,34 @@ def test_render_ansi_hides_other_hands_until_the_end():
     assert "hidden" not in final and "payments" in final
 
 
-def test_incremental_encoder_equals_fresh_encoding_every_step():
+def test_incremental_encoder_equals_reference_encoder_every_step():
+    """The fast encoder (one instance kept over the hand, as the env keeps it) equals the
+    plain reference encoder for every seat at every step; a second instance asked only
+    for the acting seat (so it skips many changes between calls) and a fresh one too."""
     from envs.changsha.observation import UNSEEN, Encoder
+    from tests.reference_encoder import reference_encode
 
     rng = np.random.default_rng(8)
     for seed in range(25):
         g = ChangshaGame(RuleConfig.preset("classic" if seed % 2 else "mainstream"), seed=seed)
-        enc = Encoder()
+        every, acting = Encoder(), Encoder()
         while not g.done:
             for seat in range(4):  # every seat, acting or not, as observers would
-                fresh = encode(g, seat)
-                np.testing.assert_array_equal(enc(g, seat), fresh)
-                # unseen counts are real counts: 0..4 copies
-                assert (fresh[UNSEEN:UNSEEN + 4].sum(axis=0) <= 4).all()
+                ref = reference_encode(g, seat)
+                np.testing.assert_array_equal(every(g, seat), ref)
+                assert (ref[UNSEEN:UNSEEN + 4].sum(axis=0) <= 4).all()  # real counts: 0..4 copies
             s = g.to_act[0]
+            np.testing.assert_array_equal(acting(g, s), reference_encode(g, s))
+            np.testing.assert_array_equal(encode(g, s), reference_encode(g, s))
             g.step(s, int(rng.choice(g.legal_actions(s))))
+
+
+def test_observation_arrays_are_independent_and_writable():
+    """Each call returns a fresh array: writing to one never changes a later observation."""
+    e = raw_env()
+    e.reset(seed=4)
+    agent = e.agent_selection
+    first = e.observe(agent)["observation"]
+    keep = first.copy()
+    first[:] = 7.0
+    np.testing.assert_array_equal(e.observe(agent)["observation"], keep)

@@ -143,7 +143,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._paid = [0] * NUM_SEATS
-        self._scores_before = [0] * NUM_SEATS
+        self._rewarded = False
+        self._info_phase: str | None = None
         self.last_action = None
         self._advance()
 
@@ -155,9 +156,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         if action is None:
             raise IllegalActionError(f"{agent} must choose an action: None is only for finished agents")
-        seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
-        self._play(seat, int(action))
+        self._play(self.agent_name_mapping[agent], int(action))
         self._advance()
         if self.render_mode == "human":
             self.render()
@@ -168,21 +168,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.match.step(seat, action)
             self.game = self.match.game
         else:
-            assert self.game is not None
             self.game.step(seat, action)
 
     def _advance(self) -> None:
-        """Play forced decisions, credit new payments, pick the next agent or end."""
-        assert self.game is not None
+        """Play forced decisions, credit new payments, pick the next agent or end.
+
+        This runs once per decision, so it touches only what changed: rewards when a
+        payment was made, infos when the phase changed.
+        """
         if self.auto_single_actions:
-            while not self._over():
-                seats = self.game.to_act
-                if len(seats) != 1:
-                    break
-                acts = self.game.legal_actions(seats[0])
-                if len(acts) != 1:
-                    break
-                self._play(seats[0], acts[0])
+            forced = self.game.forced_action()
+            while forced is not None and not self._over():
+                self._play(*forced)
+                forced = self.game.forced_action()
         self._credit()
         if self._over():
             result = self.game.result
@@ -193,38 +191,46 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                     info["scores"] = list(self.match.scores)
                 self.infos[a] = info
             self.agent_selection = self.agents[0]
+            self._info_phase = None
         else:
-            self.agent_selection = self.possible_agents[self.game.to_act[0]]
+            self.agent_selection = self.possible_agents[self.game.seat_to_act]
             phase = self.game.phase
-            for a in self.agents:
-                self.infos[a] = {"phase": phase}
-        self._accumulate_rewards()
+            if phase != self._info_phase:
+                self._info_phase = phase
+                self.infos = {a: {"phase": phase} for a in self.agents}
 
     def _over(self) -> bool:
         return self.match.done if self.match is not None else self.game.done
 
     def _credit(self) -> None:
-        """Rewards of this step: payments made since the last credit (opening wins mid-hand)."""
+        """Rewards of this step: payments made since the last credit (opening wins mid-hand),
+        added to the cumulative rewards. A step without payments costs one list comparison."""
         if self.match is not None:
             totals = [self.match.scores[s] + (0 if self.game.done else self.game.payments[s])
                       for s in range(NUM_SEATS)]
         else:
-            totals = list(self.game.payments)
+            totals = self.game.payments
+        if totals == self._paid:
+            if self._rewarded:
+                self._rewarded = False
+                self.rewards = {a: 0.0 for a in self.possible_agents}
+            return
         for s, a in enumerate(self.possible_agents):
             self.rewards[a] = (totals[s] - self._paid[s]) / self.reward_scale
-        self._paid = totals
+        self._paid = list(totals)
+        self._rewarded = True
+        self._accumulate_rewards()
 
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         flags = bytearray(A.NUM_ACTIONS)
-        if self.game is not None:
-            for a in self.game.legal_actions(seat):
-                flags[a] = 1
-            obs = self._encode(self.game, seat)
-        else:
-            obs = np.zeros(SHAPE, dtype=np.float32)
-        return {"observation": obs, "action_mask": np.frombuffer(flags, dtype=np.int8)}
+        if self.game is None:
+            return {"observation": np.zeros(SHAPE, dtype=np.float32),
+                    "action_mask": np.frombuffer(flags, dtype=np.int8)}
+        for a in self.game.legal_actions(seat):
+            flags[a] = 1
+        return {"observation": self._encode(self.game, seat), "action_mask": np.frombuffer(flags, dtype=np.int8)}
 
     # ---------------------------------------------------------------- render
     def render(self) -> str | None:

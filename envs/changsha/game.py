@@ -18,9 +18,11 @@ Every state change is appended to ``events`` as a JSON-serialisable dict;
 from __future__ import annotations
 
 import random
+import struct
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from envs.changsha import actions as A
@@ -40,7 +42,7 @@ from envs.changsha.patterns import (
 )
 from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
-from envs.core.tiles import NUM_SUITED_KINDS, format, from_counts, tiles_arg
+from envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg
 from envs.core.wall import WALL_SIZE, Wall
 
 NUM_SEATS = 4
@@ -65,6 +67,9 @@ PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HA
 _Options = dict[int, list[int]]  # seat -> legal actions
 _Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
 
+_NEXT = tuple((s + 1) % NUM_SEATS for s in range(NUM_SEATS))
+_OTHERS = tuple(tuple((s + i) % NUM_SEATS for i in (1, 2, 3)) for s in range(NUM_SEATS))
+"""The other seats after ``s``, in turn order (the order claims are asked in)."""
 _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
 
@@ -143,18 +148,18 @@ class ChangshaGame:
                  dealer: int = 0) -> None:
         config = config or RuleConfig()
         rng = random.Random(seed)
-        tiles = [k for k in range(NUM_SUITED_KINDS) for _ in range(4)]
-        rng.shuffle(tiles)
-        wall = Wall(tiles)
+        wall = Wall(_shuffled(rng))
         _check_dealer(dealer)
         hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
-        for _ in range(3):  # §1: four tiles at a time for three rounds
-            for s in order:
-                hands[s].extend(wall.draw_head() for _ in range(4))
-        for s in order:  # then one each, then one more for the dealer
-            hands[s].append(wall.draw_head())
-        hands[dealer].append(wall.draw_head())
+        dealt = wall.draw_head_many(DEALT_TILES)  # in the order §1 deals them:
+        for i in range(3):  # four tiles at a time for three rounds,
+            for j, s in enumerate(order):
+                start = 16 * i + 4 * j
+                hands[s].extend(dealt[start:start + 4])
+        for j, s in enumerate(order):  # then one each, then one more for the dealer
+            hands[s].append(dealt[48 + j])
+        hands[dealer].append(dealt[52])
         self._setup(config, seed, dealer, hands, wall, rng, ())
 
     @classmethod
@@ -228,6 +233,9 @@ class ChangshaGame:
         self.shown: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
         """Counts of concealed tiles shown by opening declarations (§3.2) still in the hand."""
         self.declared: list[list[str]] = [[] for _ in range(NUM_SEATS)]
+        self.public_log: list[int] = []
+        """Journal of public rows as they change, for incremental observers: ``s`` when seat
+        s's melds changed, ``4 + s`` its river, ``8 + s`` its shown tiles (append-only)."""
         self.locked = [False] * NUM_SEATS
         """Seats locked after a 开杠 whose draw they did not use (§6.3)."""
         self.louhu = [0] * NUM_SEATS
@@ -255,7 +263,7 @@ class ChangshaGame:
         """Tiles drawn face up and not yet in a hand or river: 开杠 draws, the 海底 tile."""
         self.events.append({
             "type": "deal", "dealer": dealer, "seed": seed, "config": config.to_dict(),
-            "hands": [from_counts(h) for h in self.hands], "wall": wall.tiles(),
+            "hands": [sorted(h) for h in hands], "wall": wall.tiles(),
         })
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
         self._opening_queue = [s for s in order if self._declarable(s)]
@@ -281,6 +289,23 @@ class ChangshaGame:
     def claim_from(self) -> int | None:
         """The seat whose tile is offered (and who pays a win on it), or None."""
         return self._window.payer if self._window is not None else None
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The first seat of ``to_act`` (None when the hand is over), without building the list."""
+        for s in self._pending:
+            return s
+        return None
+
+    def forced_action(self) -> tuple[int, int] | None:
+        """``(seat, action)`` when exactly one seat is to act and it has exactly one legal
+        action (the env plays such decisions itself), else None."""
+        p = self._pending
+        if len(p) == 1:
+            for s, acts in p.items():
+                if len(acts) == 1:
+                    return s, acts[0]
+        return None
 
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
@@ -377,6 +402,7 @@ class ChangshaGame:
     def _to_river(self, s: int, t: int, forced: bool = False) -> None:
         self.rivers[s].append(t)
         self.river_counts[s][t] += 1
+        self.public_log.append(4 + s)
         self.last_tile = t
         event = {"type": "discard", "seat": s, "tile": t}
         if forced:
@@ -387,6 +413,7 @@ class ChangshaGame:
         """Shown tiles that left the hand are no longer 'shown in hand' (they are public elsewhere)."""
         if self.shown[s][t] > self.hands[s][t]:
             self.shown[s][t] = self.hands[s][t]
+            self.public_log.append(8 + s)
 
     def _add_meld(self, s: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
                   how: str | None) -> None:
@@ -401,6 +428,7 @@ class ChangshaGame:
         else:
             for t in tiles:
                 self.melded[s][t] += 1
+        self.public_log.append(s)
         self._waits[s] = None
         self._dihu = False
         for t in set(tiles):
@@ -435,6 +463,7 @@ class ChangshaGame:
             assert shown is not None
             for t in set(shown):
                 self.shown[s][t] = max(self.shown[s][t], shown.count(t))
+            self.public_log.append(8 + s)
             self.declared[s].append(pattern)
             dice = self._roll(self.config.bird_count, "opening_birds", s)
             seats = [bird_seat(v, self.dealer) for v in dice]
@@ -466,10 +495,11 @@ class ChangshaGame:
         if locked and drawn is not None:
             acts = [drawn]  # §6.3: a locked player discards the tile he drew
         else:
-            acts = [t for t in _KINDS if h[t]]
+            acts = list(compress(_KINDS, h))  # every kind held, in C
         if win is not None:
             acts.append(A.HU)
-        if self._kong_wall_ok():
+        # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
+        if (4 in h or self.melds[s]) and self._kong_wall_ok():
             for t, kind in self._self_kongs(s):
                 if not locked:
                     acts.append(A.buzhang(t))
@@ -555,48 +585,50 @@ class ChangshaGame:
         options: dict[int, list[int]] = {}
         wins: dict[int, tuple[int, Win]] = {}
         hu_only = self.wall.remaining == 0  # §6.5: the last discard may only be won on
-        ctx = WinContext(dihu=True) if self._dihu and d == self.dealer else _ON_DISCARD
+        dihu = self._dihu and d == self.dealer
         self._dihu = False
         kong_ok = not hu_only and self._kong_wall_ok()
-        bit = 1 << t
         r = t % 9
-        for i in (1, 2, 3):
-            s = (d + i) % NUM_SEATS
-            acts = []
-            waits = self._waits[s]
+        hands, all_waits, louhu, locked = self.hands, self._waits, self.louhu, self.locked
+        for s in _OTHERS[d]:
+            h = hands[s]
+            n = h[t]
+            waits = all_waits[s]
             if waits is None:
                 waits = self._wait(s)
-            if waits & bit and not self.louhu[s] & bit:
-                win = self._win_with(s, t, ctx)
+            hu = waits >> t & 1 and not louhu[s] >> t & 1
+            nxt = s == _NEXT[d]
+            if not hu and n < 2 and not nxt:  # the common case: nothing to claim
+                continue
+            acts = []
+            if hu:
+                win = self._win_with(s, t, WinContext(dihu=True) if dihu else _ON_DISCARD)
                 if win is not None:
                     acts.append(A.HU)
                     wins[s] = (t, win)
-            if not hu_only:
-                h = self.hands[s]
-                n = h[t]
-                locked = self.locked[s]
-                if i == 1 and not locked:
+            if not hu_only and not locked[s]:
+                if nxt:
                     if r <= 6 and h[t + 1] and h[t + 2]:
                         acts.append(A.CHI_LOW)
                     if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
                         acts.append(A.CHI_MID)
                     if r >= 2 and h[t - 2] and h[t - 1]:
                         acts.append(A.CHI_HIGH)
-                if n >= 2 and not locked:
+                if n >= 2:
                     acts.append(A.PENG)
-                if n == 3 and kong_ok:
-                    if not locked:
-                        acts.append(A.BUZHANG_CLAIM)
-                    if self._ready_after_kong(s, t, 3, True):
-                        acts.append(A.KAIGANG_CLAIM)
+            if n == 3 and kong_ok:
+                if not locked[s]:
+                    acts.append(A.BUZHANG_CLAIM)
+                if self._ready_after_kong(s, t, 3, True):
+                    acts.append(A.KAIGANG_CLAIM)
             if acts:
                 acts.append(A.PASS)
                 acts.sort()
                 options[s] = acts
         if not options:
-            self._draw((d + 1) % NUM_SEATS)
+            self._draw(_NEXT[d])
             return
-        self._open_window(CLAIM, [t], d, options, wins, {s: bit for s in wins})
+        self._open_window(CLAIM, [t], d, options, wins, {s: 1 << t for s in wins})
 
     def _open_window(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
                      wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
@@ -644,6 +676,7 @@ class ChangshaGame:
         s, a = claim
         self.rivers[d].pop()
         self.river_counts[d][t] -= 1
+        self.public_log.append(4 + d)
         h = self.hands[s]
         if a in A.CHI_ACTIONS:
             run = A.chi_run(a, t)
@@ -913,6 +946,17 @@ _PAO = {n: WinContext(kong_draw=True, kong_draw_wins=n) for n in (1, 2)}
 _LAOYUE = WinContext(self_drawn=True, haidi=True)
 _HAIDI_PAO = WinContext(haidi=True)
 _ROBBING = WinContext(robbing_kong=True)
+
+
+_WALL_KINDS = tuple(k for k in range(NUM_SUITED_KINDS) for _ in range(4))
+_SHUFFLE_KEYS = struct.Struct(f"<{WALL_SIZE}Q")
+
+
+def _shuffled(rng: random.Random) -> list[int]:
+    """The 108 tiles in a uniformly random order drawn from ``rng``: sorted by 64-bit random
+    keys, all in C (``random.shuffle`` makes 108 Python-level calls per hand)."""
+    keys = _SHUFFLE_KEYS.unpack(rng.getrandbits(64 * WALL_SIZE).to_bytes(8 * WALL_SIZE, "little"))
+    return list(map(_WALL_KINDS.__getitem__, sorted(range(WALL_SIZE), key=keys.__getitem__)))
 
 
 def _check_dealer(dealer: int) -> None:

@@ -33,6 +33,8 @@ observation, so rule-based agents can play from exactly what a learner sees.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 
 from envs.changsha.game import PHASES, ChangshaGame
@@ -62,19 +64,48 @@ DECLARED = PHASE + len(PHASES)  # 115
 NUM_CHANNELS = DECLARED + 4  # 119
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
-# Byte tables: ``counts.translate(_THERM[l])`` is the thermometer plane "count > l" of a
-# bytearray count vector, computed in C without a Python loop.
+# The observation is assembled as float32 bytes (4 per value) with one ``bytearray.join``
+# and wrapped as an array without another copy. Thermometer planes are made as uint8
+# bytes with byte tables (``counts.translate(_THERM[l])`` is the plane "count > l", in C)
+# and turned into float32 bytes by one numpy conversion: public blocks once when they
+# change, the seat's own rows (hand, unseen, the per-decision rows) once per call.
 _THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)]
-_ZERO = bytes(NUM_KINDS)
-_ONES = bytes([1]) * NUM_KINDS
-_ONEHOT = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
-_ZEROS = [[_ZERO] * n for n in range(RECENT + 1)]
-_SEAT_ROWS = [[_ONES if r == i else _ZERO for r in range(4)] for i in range(4)]
-_PHASE_ROWS = {p: [_ONES if q == p else _ZERO for q in PHASES] for p in PHASES}
+_ZERO8 = bytes(NUM_KINDS)
+_ONES8 = bytes([1]) * NUM_KINDS
+_ONEHOT8 = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
+_SEAT_BLOCK8 = [b"".join(_ONES8 if r == i else _ZERO8 for r in range(4)) for i in range(4)]
+_PHASE_BLOCK8 = {p: b"".join(_ONES8 if q == p else _ZERO8 for q in PHASES) for p in PHASES}
+_FLAG_BLOCK8 = {bits: b"".join(_ONES8 if b else _ZERO8 for b in bits)
+                for bits in ((a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1))}
+_NO_FLAGS8 = _ZERO8 * 4
+_FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed 8 bits a kind
+
+_ROW = 4 * NUM_KINDS  # bytes of one float32 plane
+_ZERO = bytes(_ROW)
+_ONEHOT = [np.frombuffer(row, np.uint8).astype(np.float32).tobytes() for row in _ONEHOT8]
+_PAD = [_ZERO * n for n in range(RECENT + 1)]
+_WALL_ROWS = [np.full(NUM_KINDS, n / 55.0, np.float32).tobytes() for n in range(56)]
+_STACK_ROWS = [np.full(NUM_KINDS, n / 28.0, np.float32).tobytes() for n in range(29)]
+
+# Per observing seat: absolute seats in its relative order (self, next, opposite, previous),
+# and itemgetters that pick the public slots (see ``_Public``) in that order, in C.
+_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
+_ROTATE = [itemgetter(*order) for order in _ORDER]
+_PUB_THERM = [itemgetter(*(base + o for base in (0, 4, 8) for o in order)) for order in _ORDER]
+_PUB_KONG_RECENT = [itemgetter(*(base + o for base in (12, 16) for o in order)) for order in _ORDER]
+# Byte offsets, in the float32 bytes of the per-call uint8 rows, of: hand (rows 0-3),
+# unseen (52-55), rows 84-101 (drawn .. actor) and rows 104-118 (phase, declared).
+_OWN = [0, 4 * _ROW, 8 * _ROW, (8 + WALL - DRAWN) * _ROW, (8 + WALL - DRAWN + NUM_CHANNELS - PHASE) * _ROW]
 
 
-def _therm(counts: bytes | bytearray, levels: int = 4) -> list[bytes]:
-    return [counts.translate(_THERM[level]) for level in range(levels)]
+def _float_bytes(planes: bytes) -> bytes:
+    """uint8 planes as float32 bytes."""
+    return np.frombuffer(planes, np.uint8).astype(np.float32).tobytes()
+
+
+def _therm4(row: bytes) -> bytes:
+    return b"".join((row.translate(_THERM[0]), row.translate(_THERM[1]),
+                     row.translate(_THERM[2]), row.translate(_THERM[3])))
 
 
 def _counts_bytes(tiles: list[int]) -> bytes:
@@ -89,128 +120,146 @@ def _kong_row(melds: list) -> bytes:
     for m in melds:
         if len(m.tiles) == 4:
             row[m.tiles[0]] = 1
-    return bytes(row)
+    return _float_bytes(row)
 
 
+def _recent_planes(river: list[int]) -> bytes:
+    recent = river[: -RECENT - 1: -1]
+    return b"".join(map(_ONEHOT.__getitem__, recent)) + _PAD[RECENT - len(recent)]
+
+
+_LOUHU_ROWS: dict[int, bytes] = {0: _ZERO8}
+
+
+def _louhu_row(bits: int) -> bytes:
+    row = _LOUHU_ROWS.get(bits)
+    if row is None:  # few distinct 漏胡 sets occur: keep them
+        row = _LOUHU_ROWS[bits] = bytes((bits >> k) & 1 for k in range(NUM_KINDS))
+    return row
 
 
 class _Public:
-    """Encoded public planes in absolute seat order, shared by every observer of one game.
+    """Public planes of one game in absolute seat order, shared by every observer.
 
-    Rows 0–3 melds, 4–7 rivers, 8–11 shown tiles of seats 0–3: their count bytes,
-    thermometer planes (4 × 27 bytes), plus each seat's kong row and recent-discard
-    planes. ``packed`` is the sum of all 12 count rows, 8 bits per kind in one int.
+    ``slots`` holds 20 float32 blocks: 0–3 meld thermometers of seats 0–3, 4–7 river
+    thermometers, 8–11 shown-tile thermometers (the slot numbers of
+    ``ChangshaGame.public_log``), 12–15 kong rows, 16–19 recent-discard planes.
+    ``rows`` are the count rows behind slots 0–11, ``packed`` their sum with 8 bits
+    per kind in one int, ``shown`` each seat's shown row packed the same way.
     """
 
-    __slots__ = ("rows", "therm", "kongs", "recent", "river_state", "packed")
+    __slots__ = ("rows", "slots", "packed", "shown", "read")
 
     def __init__(self) -> None:
-        self.rows = [_ZERO] * 12
-        self.therm = [_ZERO * 4] * 12
-        self.kongs = [_ZERO] * 4
-        self.recent = [_ZERO * RECENT] * 4
-        self.river_state: list[tuple[int, int]] = [(0, -1)] * 4
+        self.rows = [_ZERO8] * 12
+        self.slots = [_ZERO * 4] * 12 + [_ZERO] * 4 + [_PAD[RECENT]] * 4
         self.packed = 0
+        self.shown = [0] * 4
+        self.read = 0  # entries of the game's public_log already applied
 
-
-_W = NUM_KINDS
-_FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed
-
-
-def _therm4(row: bytes) -> bytes:
-    return b"".join((row.translate(_THERM[0]), row.translate(_THERM[1]),
-                     row.translate(_THERM[2]), row.translate(_THERM[3])))
+    def refresh(self, game: ChangshaGame, slot: int) -> None:
+        """Re-encode one public slot from the game's current count row."""
+        s = slot & 3
+        kind = slot >> 2
+        new = bytes((game.melded, game.river_counts, game.shown)[kind][s])
+        old = self.rows[slot]
+        if kind == 1:  # a river changed: its newest tiles too
+            self.slots[16 + s] = _recent_planes(game.rivers[s])
+        if new == old:
+            return
+        self.rows[slot] = new
+        self.slots[slot] = _float_bytes(_therm4(new))
+        packed = int.from_bytes(new, "little")
+        self.packed += packed - int.from_bytes(old, "little")
+        if kind == 0:  # melds changed: kong kinds may have too
+            self.slots[12 + s] = _kong_row(game.melds[s])
+        elif kind == 2:
+            self.shown[s] = packed
 
 
 class Encoder:
     """Incremental ``cs-v0`` encoder (the env keeps one).
 
-    Public planes are kept per game in absolute seat order and re-encoded only
-    when their count row changed (a discard changes one river, a claim one
-    meld and one river), so each step costs a few byte-table translations;
-    every observer then assembles its planes in its own relative seat order.
-    Seen-tile counts are packed into one Python integer (8 bits per kind), so
-    updating them is integer arithmetic. The output equals
-    ``encode(game, seat)`` (a property test checks this at every step).
+    Public planes are kept per game in absolute seat order, as float32 bytes, and
+    re-encoded only for the rows named by the game's ``public_log`` since the last
+    call (a discard changes one river, a claim one meld and one river). A call
+    builds the observer's own rows (hand, unseen, the per-decision rows) as uint8
+    planes, converts them in one numpy call, and joins everything in its
+    relative seat order with one ``bytearray.join`` (itemgetters pick the public
+    blocks in C); the array wraps that bytearray without another copy. Seen-tile
+    counts are packed into Python integers (8 bits per kind), so the unseen
+    planes are integer arithmetic. The output equals ``encode(game, seat)`` and
+    the plain reference encoder of the tests at every step.
     """
 
     def __init__(self) -> None:
         self._game: ChangshaGame | None = None
         self._pub = _Public()
-        self._hands: dict[int, tuple[bytes, bytes]] = {}
+        self._hands: list[tuple[bytes, bytes, int] | None] = [None] * 4
 
-    def _update_public(self, game: ChangshaGame) -> _Public:
-        pub = self._pub
-        rows, therm = pub.rows, pub.therm
-        current = (*game.melded, *game.river_counts, *game.shown)
-        for i in range(12):
-            new = current[i]
-            old = rows[i]
-            if new == old:
-                continue
-            new = bytes(new)
-            therm[i] = _therm4(new)
-            pub.packed += int.from_bytes(new, "little") - int.from_bytes(old, "little")
-            if i < 4:  # a seat's melds changed: its kong kinds may have too
-                pub.kongs[i] = _kong_row(game.melds[i])
-            rows[i] = new
-        for s in range(4):
-            river = game.rivers[s]
-            state = (len(river), river[-1] if river else -1)
-            if state != pub.river_state[s]:  # a river only grows, or loses its newest tile to a claim
-                pub.river_state[s] = state
-                recent = river[: -RECENT - 1: -1]
-                pub.recent[s] = b"".join([_ONEHOT[t] for t in recent] + _ZEROS[RECENT - len(recent)])
-        return pub
+    def __getstate__(self) -> dict:
+        return {}  # caches only
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
 
     def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
+        pub = self._pub
         if game is not self._game:
             self._game = game
-            self._pub = _Public()
-            self._hands = {}
-        pub = self._update_public(game)
+            pub = self._pub = _Public()
+            self._hands = [None] * 4
+        log = game.public_log
+        if pub.read < len(log):
+            for slot in set(log[pub.read:]):
+                pub.refresh(game, slot)
+            pub.read = len(log)
         hand = game.hands[seat]
-        cached = self._hands.get(seat)
+        cached = self._hands[seat]
         if cached is None or cached[0] != hand:
-            cached = self._hands[seat] = (bytes(hand), _therm4(bytes(hand)))
-        order = (seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)
-        o0, o1, o2, o3 = order
-        therm = pub.therm
+            h = bytes(hand)
+            cached = self._hands[seat] = (h, _therm4(h), int.from_bytes(h, "little"))
         # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
-        revealed = _counts_bytes(game.revealed) if game.revealed else _ZERO
-        seen = (pub.packed - int.from_bytes(pub.rows[8 + seat], "little") + int.from_bytes(cached[0], "little")
-                + int.from_bytes(revealed, "little"))
-        unseen = (_FOURS - seen).to_bytes(_W, "little")
-        own_turn = game.turn == seat and game.drawn is not None and game.phase == "discard"
-        louhu = game.louhu[seat]
+        revealed = _counts_bytes(game.revealed) if game.revealed else _ZERO8
+        unseen = (_FOURS - pub.packed + pub.shown[seat] - cached[2]
+                  - int.from_bytes(revealed, "little")).to_bytes(NUM_KINDS, "little")
         claim = game.claim_tiles
+        claim = _counts_bytes(claim) if claim else _ZERO8
         actor = game.claim_from
         if actor is None:
             actor = game.turn
+        drawn = game.drawn
+        own_drawn = drawn is not None and game.turn == seat and game.phase == "discard"
         locked, declared = game.locked, game.declared
-        buf = b"".join((
-            cached[1], therm[o0], therm[o1], therm[o2], therm[o3],
-            therm[4 + o0], therm[4 + o1], therm[4 + o2], therm[4 + o3],
-            therm[8 + o0], therm[8 + o1], therm[8 + o2], therm[8 + o3], _therm4(unseen),
-            pub.kongs[o0], pub.kongs[o1], pub.kongs[o2], pub.kongs[o3],
-            pub.recent[o0], pub.recent[o1], pub.recent[o2], pub.recent[o3],
-            _ONEHOT[game.drawn] if own_turn else _ZERO,
-            bytes((louhu >> k) & 1 for k in range(NUM_KINDS)) if louhu else _ZERO,
+        own = _float_bytes(b"".join((
+            cached[1],  # rows 0-3
+            _therm4(unseen),  # rows 52-55
+            _ONEHOT8[drawn] if own_drawn else _ZERO8,  # rows 84 ..
+            _louhu_row(game.louhu[seat]),
             revealed.translate(_THERM[0]), revealed.translate(_THERM[1]),
-            *(_therm(_counts_bytes(claim), 2) if claim else _ZEROS[2]),
-            *_SEAT_ROWS[(game.dealer - seat) % 4],
-            _ONES if locked[o0] else _ZERO, _ONES if locked[o1] else _ZERO,
-            _ONES if locked[o2] else _ZERO, _ONES if locked[o3] else _ZERO,
-            *_SEAT_ROWS[(actor - seat) % 4],
-            _ZERO, _ZERO,  # wall and stacks, set below
-            *_PHASE_ROWS[game.phase],
-            _ONES if declared[o0] else _ZERO, _ONES if declared[o1] else _ZERO,
-            _ONES if declared[o2] else _ZERO, _ONES if declared[o3] else _ZERO,
+            claim.translate(_THERM[0]), claim.translate(_THERM[1]),
+            _SEAT_BLOCK8[(game.dealer - seat) % 4],
+            _FLAG_BLOCK8[tuple(map(bool, _ROTATE[seat](locked)))] if any(locked) else _NO_FLAGS8,
+            _SEAT_BLOCK8[(actor - seat) % 4],  # .. row 101
+            _PHASE_BLOCK8[game.phase],  # rows 104 ..
+            _FLAG_BLOCK8[tuple(map(bool, _ROTATE[seat](declared)))] if any(declared) else _NO_FLAGS8,
+        )))
+        slots = pub.slots
+        wall = game.wall
+        a, b, c, d, e = _OWN
+        buf = _JOIN((
+            own[a:b],
+            *_PUB_THERM[seat](slots),
+            own[b:c],
+            *_PUB_KONG_RECENT[seat](slots),
+            own[c:d],
+            _WALL_ROWS[wall.remaining], _STACK_ROWS[wall.stacks_left()],
+            own[d:e],
         ))
-        obs = np.frombuffer(buf, dtype=np.uint8).reshape(SHAPE).astype(np.float32)
-        obs[WALL] = game.wall.remaining / 55.0
-        obs[STACKS] = game.wall.stacks_left() / 28.0
-        return obs
+        return np.frombuffer(buf, dtype=np.float32).reshape(SHAPE)
+
+
+_JOIN = bytearray().join  # a fresh bytearray each call: the array owns writable memory
 
 
 def encode(game: ChangshaGame, seat: int) -> np.ndarray:

@@ -115,9 +115,14 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
     return mask
 
 
+# One 0xFF byte per kind whose rank is not 2, 5 or 8: a count vector read as a little-endian
+# integer (one byte per kind) has no tile outside the 将 ranks iff it shares no bit with this.
+_NON_JIANG_BYTES = int.from_bytes(bytes(0 if k % 9 in (1, 4, 7) else 0xFF for k in range(27)), "little")
+
+
 def _all_jiang(c: Sequence[int]) -> bool:
     """Every tile counted in ``c`` has rank 2, 5 or 8."""
-    return sum(c) == c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25]
+    return not int.from_bytes(c, "little") & _NON_JIANG_BYTES
 
 
 def waits(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> set[int]:

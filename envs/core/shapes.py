@@ -158,17 +158,15 @@ def standard_wait_mask(c: Sequence[int]) -> int:
     return mask
 
 
+_ODD = bytes(x % 2 for x in range(256))
+
+
 def seven_pairs_wait_mask(c: Sequence[int]) -> int:
     """The kind (bitmask) that completes seven pairs from 13 concealed tiles, or 0."""
     if sum(c) != 13:
         return 0
-    odd = -1
-    for k, x in enumerate(c):
-        if x % 2:
-            if odd >= 0:
-                return 0
-            odd = k
-    return 1 << odd if odd >= 0 and c[odd] < 4 else 0
+    odd = bytes(c).translate(_ODD)  # 1 where the count is odd
+    return 1 << odd.index(1) if odd.count(1) == 1 else 0
 
 
 def mask_kinds(mask: int) -> list[int]:

@@ -41,7 +41,7 @@ class Wall:
         self.size = size
         start = size - len(tiles)
         tiles = list(tiles)
-        if tiles and not (all(type(t) is int for t in tiles) and min(tiles) >= 0 and max(tiles) < 34):
+        if tiles and not (set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) < 34):
             tiles = [check_kind(t, 34) for t in tiles]  # raises, naming the bad tile
         self._pos = [EMPTY] * start + tiles
         self._head = start
@@ -69,7 +69,7 @@ class Wall:
 
     def tiles(self) -> list[int]:
         """Remaining kinds from head to tail."""
-        return [t for t in self._pos if t != EMPTY]
+        return list(filter(EMPTY.__ne__, self._pos))
 
     def positions(self) -> list[int]:
         """Positions (0..107) of the remaining tiles, head to tail."""
@@ -106,6 +106,24 @@ class Wall:
             k += 1
         self._head = k + 1
         return self._take(k)
+
+    def draw_head_many(self, n: int) -> list[int]:
+        """The next ``n`` tiles from the head, as ``n`` calls of ``draw_head`` would give them
+        (the deal takes 53 at once: one slice instead of 53 calls)."""
+        if n > self._remaining:
+            raise WallEmptyError(f"{n} tiles asked of a wall holding {self._remaining}")
+        pos = self._pos
+        k = self._head
+        end = k + n
+        if end > self.size or EMPTY in pos[k:end]:  # holes at the head: take them one by one
+            return [self.draw_head() for _ in range(n)]
+        out = pos[k:end]
+        pos[k:end] = [EMPTY] * n
+        self._head = end
+        self._remaining -= n
+        self._stacks -= sum(1 for st in range(k // 2, (end - 1) // 2 + 1)
+                            if pos[2 * st] == EMPTY and pos[2 * st + 1] == EMPTY)
+        return out
 
     def draw_tail(self) -> int:
         """补张 replacement: top of the highest stack still holding a tile, then its bottom."""
