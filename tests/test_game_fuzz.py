@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from envs.changsha import actions as A
 from envs.changsha.game import DISCARD, DONE, OPENING, ChangshaGame, ChangshaMatch, IllegalActionError
+from envs.changsha.patterns import wait_mask
 from envs.changsha.rules import RuleConfig
 
 CONFIGS = [
@@ -36,6 +37,15 @@ def choose(rng: random.Random, acts: list[int], g: ChangshaGame | None = None, s
     if special and rng.random() < 0.6:
         return rng.choice(special)
     discards = [a for a in acts if a < 27]
+    if g is not None and seat == g.dealer and not any(g.rivers) and not any(g.melds) and discards:
+        # the dealer's first discard: often one another seat waits on, so 地胡 gets reached
+        waits = 0
+        for o in range(4):
+            if o != seat:
+                waits |= wait_mask(g.hands[o], g.melded[o], 0)
+        targets = [a for a in discards if waits >> a & 1]
+        if targets and rng.random() < 0.5:
+            return rng.choice(targets)
     if g is not None and len(discards) > 1 and rng.random() < 0.85:
         h = g.hands[seat]
 

@@ -157,7 +157,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if action is None:
             raise IllegalActionError(f"{agent} must choose an action: None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        self._play(self.agent_name_mapping[agent], int(action))
+        seat = self.agent_name_mapping[agent]
+        if self.match is None:
+            self.game.step(seat, action)  # the game checks legality
+            self.last_action = (seat, int(action))
+        else:
+            self._play(seat, int(action))
         self._advance()
         if self.render_mode == "human":
             self.render()
@@ -176,13 +181,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         This runs once per decision, so it touches only what changed: rewards when a
         payment was made, infos when the phase changed.
         """
+        game = self.game
         if self.auto_single_actions:
-            forced = self.game.forced_action()
+            forced = game.forced_action()
             while forced is not None and not self._over():
                 self._play(*forced)
                 forced = self.game.forced_action()
+            game = self.game
         self._credit()
-        if self._over():
+        if game.done and (self.match is None or self.match.done):
             result = self.game.result
             for a in self.agents:  # each agent gets its own copy of the result
                 self.terminations[a] = True
@@ -193,8 +200,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.agent_selection = self.agents[0]
             self._info_phase = None
         else:
-            self.agent_selection = self.possible_agents[self.game.seat_to_act]
-            phase = self.game.phase
+            self.agent_selection = self.possible_agents[game.seat_to_act]
+            phase = game.phase
             if phase != self._info_phase:
                 self._info_phase = phase
                 self.infos = {a: {"phase": phase} for a in self.agents}

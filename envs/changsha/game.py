@@ -144,6 +144,16 @@ class _Kong:
 class ChangshaGame:
     """One hand of Changsha mahjong. See the module docstring for the protocol."""
 
+    # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
+    # the instance dict.
+    __slots__ = (
+        "config", "seed", "dealer", "wall", "hands", "melds", "melded", "rivers", "river_counts", "shown",
+        "declared", "public_log", "locked", "louhu", "payments", "phase", "turn", "drawn", "last_tile",
+        "events", "result", "revealed", "_rng", "_dice", "_waits", "_pending", "_window", "_kong",
+        "_turn_win", "_dihu", "_opening_queue", "_opening", "_haidi_first", "_haidi_offers",
+        "_haidi_taker", "_haidi_kong_seat",
+    )
+
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None,
                  dealer: int = 0) -> None:
         config = config or RuleConfig()
@@ -326,10 +336,10 @@ class ChangshaGame:
                 self._resolve_window()
             return
         self._pending = {}
-        if phase == OPENING:
-            self._step_opening(seat, action)
-        elif phase == DISCARD:
+        if phase == DISCARD:  # the most common decision first
             self._step_discard_turn(seat, action)
+        elif phase == OPENING:
+            self._step_opening(seat, action)
         elif phase == DICE:
             self._roll_kong_dice(1 if action == A.DICE_ONE else 2)
         elif phase == KONG_DRAW:
@@ -545,7 +555,8 @@ class ChangshaGame:
     def _discard(self, s: int, t: int) -> None:
         self.hands[s][t] -= 1
         self._waits[s] = None
-        self._clamp_shown(s, t)
+        if self.shown[s][t]:
+            self._clamp_shown(s, t)
         self._to_river(s, t)
         self._open_claims(s, t)
 
@@ -582,32 +593,41 @@ class ChangshaGame:
     # ---------------------------------------------------------- claims §5
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``."""
+        hands, all_waits = self.hands, self._waits
+        nxt, s2, s3 = _OTHERS[d]
+        w1, w2, w3 = all_waits[nxt], all_waits[s2], all_waits[s3]
+        if w1 is None:
+            w1 = self._wait(nxt)
+        if w2 is None:
+            w2 = self._wait(s2)
+        if w3 is None:
+            w3 = self._wait(s3)
+        h = hands[nxt]
+        r = t % 9
+        if (not (w1 | w2 | w3) >> t & 1 and hands[s2][t] < 2 and hands[s3][t] < 2 and h[t] < 2
+                and not ((r <= 6 and h[t + 1] and h[t + 2]) or (1 <= r <= 7 and h[t - 1] and h[t + 1])
+                         or (r >= 2 and h[t - 2] and h[t - 1]))):
+            self._dihu = False  # the common case: no win, PENG, kong or CHI for anybody
+            self._draw(nxt)
+            return
         options: dict[int, list[int]] = {}
         wins: dict[int, tuple[int, Win]] = {}
         hu_only = self.wall.remaining == 0  # §6.5: the last discard may only be won on
         dihu = self._dihu and d == self.dealer
         self._dihu = False
         kong_ok = not hu_only and self._kong_wall_ok()
-        r = t % 9
-        hands, all_waits, louhu, locked = self.hands, self._waits, self.louhu, self.locked
+        louhu, locked = self.louhu, self.locked
         for s in _OTHERS[d]:
             h = hands[s]
             n = h[t]
-            waits = all_waits[s]
-            if waits is None:
-                waits = self._wait(s)
-            hu = waits >> t & 1 and not louhu[s] >> t & 1
-            nxt = s == _NEXT[d]
-            if not hu and n < 2 and not nxt:  # the common case: nothing to claim
-                continue
             acts = []
-            if hu:
+            if all_waits[s] >> t & 1 and not louhu[s] >> t & 1:
                 win = self._win_with(s, t, WinContext(dihu=True) if dihu else _ON_DISCARD)
                 if win is not None:
                     acts.append(A.HU)
                     wins[s] = (t, win)
             if not hu_only and not locked[s]:
-                if nxt:
+                if s == nxt:
                     if r <= 6 and h[t + 1] and h[t + 2]:
                         acts.append(A.CHI_LOW)
                     if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
@@ -626,7 +646,7 @@ class ChangshaGame:
                 acts.sort()
                 options[s] = acts
         if not options:
-            self._draw(_NEXT[d])
+            self._draw(nxt)
             return
         self._open_window(CLAIM, [t], d, options, wins, {s: 1 << t for s in wins})
 

@@ -64,28 +64,19 @@ DECLARED = PHASE + len(PHASES)  # 115
 NUM_CHANNELS = DECLARED + 4  # 119
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
-# The observation is assembled as float32 bytes (4 per value) with one ``bytearray.join``
-# and wrapped as an array without another copy. Thermometer planes are made as uint8
-# bytes with byte tables (``counts.translate(_THERM[l])`` is the plane "count > l", in C)
-# and turned into float32 bytes by one numpy conversion: public blocks once when they
-# change, the seat's own rows (hand, unseen, the per-decision rows) once per call.
+# Planes are made as uint8 bytes with byte tables (``counts.translate(_THERM[l])`` is the
+# thermometer plane "count > l" of a count row, in C), joined into one buffer with a
+# single ``bytes.join`` and converted to float32 by one numpy call.
 _THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)]
-_ZERO8 = bytes(NUM_KINDS)
-_ONES8 = bytes([1]) * NUM_KINDS
-_ONEHOT8 = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
-_SEAT_BLOCK8 = [b"".join(_ONES8 if r == i else _ZERO8 for r in range(4)) for i in range(4)]
-_PHASE_BLOCK8 = {p: b"".join(_ONES8 if q == p else _ZERO8 for q in PHASES) for p in PHASES}
-_FLAG_BLOCK8 = {bits: b"".join(_ONES8 if b else _ZERO8 for b in bits)
-                for bits in ((a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1))}
-_NO_FLAGS8 = _ZERO8 * 4
-_FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed 8 bits a kind
-
-_ROW = 4 * NUM_KINDS  # bytes of one float32 plane
-_ZERO = bytes(_ROW)
-_ONEHOT = [np.frombuffer(row, np.uint8).astype(np.float32).tobytes() for row in _ONEHOT8]
+_ZERO = bytes(NUM_KINDS)
+_ONES = bytes([1]) * NUM_KINDS
+_ONEHOT = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
 _PAD = [_ZERO * n for n in range(RECENT + 1)]
-_WALL_ROWS = [np.full(NUM_KINDS, n / 55.0, np.float32).tobytes() for n in range(56)]
-_STACK_ROWS = [np.full(NUM_KINDS, n / 28.0, np.float32).tobytes() for n in range(29)]
+_SEAT_BLOCK = [b"".join(_ONES if r == i else _ZERO for r in range(4)) for i in range(4)]
+_PHASE_BLOCK = {p: b"".join(_ONES if q == p else _ZERO for q in PHASES) for p in PHASES}
+_FLAG_BLOCK = {bits: b"".join(_ONES if b else _ZERO for b in bits)
+               for bits in ((a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1))}
+_FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed 8 bits a kind
 
 # Per observing seat: absolute seats in its relative order (self, next, opposite, previous),
 # and itemgetters that pick the public slots (see ``_Public``) in that order, in C.
@@ -93,19 +84,15 @@ _ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
 _ROTATE = [itemgetter(*order) for order in _ORDER]
 _PUB_THERM = [itemgetter(*(base + o for base in (0, 4, 8) for o in order)) for order in _ORDER]
 _PUB_KONG_RECENT = [itemgetter(*(base + o for base in (12, 16) for o in order)) for order in _ORDER]
-# Byte offsets, in the float32 bytes of the per-call uint8 rows, of: hand (rows 0-3),
-# unseen (52-55), rows 84-101 (drawn .. actor) and rows 104-118 (phase, declared).
-_OWN = [0, 4 * _ROW, 8 * _ROW, (8 + WALL - DRAWN) * _ROW, (8 + WALL - DRAWN + NUM_CHANNELS - PHASE) * _ROW]
-
-
-def _float_bytes(planes: bytes) -> bytes:
-    """uint8 planes as float32 bytes."""
-    return np.frombuffer(planes, np.uint8).astype(np.float32).tobytes()
 
 
 def _therm4(row: bytes) -> bytes:
-    return b"".join((row.translate(_THERM[0]), row.translate(_THERM[1]),
-                     row.translate(_THERM[2]), row.translate(_THERM[3])))
+    """The four thermometer planes of a count row (hot paths inline the same expression)."""
+    return b"".join(map(row.translate, _THERM))
+
+
+def _therm2(row: bytes) -> bytes:
+    return row.translate(_THERM[0]) + row.translate(_THERM[1])
 
 
 def _counts_bytes(tiles: list[int]) -> bytes:
@@ -120,7 +107,7 @@ def _kong_row(melds: list) -> bytes:
     for m in melds:
         if len(m.tiles) == 4:
             row[m.tiles[0]] = 1
-    return _float_bytes(row)
+    return bytes(row)
 
 
 def _recent_planes(river: list[int]) -> bytes:
@@ -128,20 +115,18 @@ def _recent_planes(river: list[int]) -> bytes:
     return b"".join(map(_ONEHOT.__getitem__, recent)) + _PAD[RECENT - len(recent)]
 
 
-_LOUHU_ROWS: dict[int, bytes] = {0: _ZERO8}
+_LOUHU_ROWS: dict[int, bytes] = {0: _ZERO}
 
 
 def _louhu_row(bits: int) -> bytes:
-    row = _LOUHU_ROWS.get(bits)
-    if row is None:  # few distinct 漏胡 sets occur: keep them
-        row = _LOUHU_ROWS[bits] = bytes((bits >> k) & 1 for k in range(NUM_KINDS))
+    row = _LOUHU_ROWS[bits] = bytes((bits >> k) & 1 for k in range(NUM_KINDS))
     return row
 
 
 class _Public:
     """Public planes of one game in absolute seat order, shared by every observer.
 
-    ``slots`` holds 20 float32 blocks: 0–3 meld thermometers of seats 0–3, 4–7 river
+    ``slots`` holds 20 byte blocks: 0–3 meld thermometers of seats 0–3, 4–7 river
     thermometers, 8–11 shown-tile thermometers (the slot numbers of
     ``ChangshaGame.public_log``), 12–15 kong rows, 16–19 recent-discard planes.
     ``rows`` are the count rows behind slots 0–11, ``packed`` their sum with 8 bits
@@ -151,7 +136,7 @@ class _Public:
     __slots__ = ("rows", "slots", "packed", "shown", "read")
 
     def __init__(self) -> None:
-        self.rows = [_ZERO8] * 12
+        self.rows = [_ZERO] * 12
         self.slots = [_ZERO * 4] * 12 + [_ZERO] * 4 + [_PAD[RECENT]] * 4
         self.packed = 0
         self.shown = [0] * 4
@@ -168,7 +153,7 @@ class _Public:
         if new == old:
             return
         self.rows[slot] = new
-        self.slots[slot] = _float_bytes(_therm4(new))
+        self.slots[slot] = _therm4(new)
         packed = int.from_bytes(new, "little")
         self.packed += packed - int.from_bytes(old, "little")
         if kind == 0:  # melds changed: kong kinds may have too
@@ -180,16 +165,15 @@ class _Public:
 class Encoder:
     """Incremental ``cs-v0`` encoder (the env keeps one).
 
-    Public planes are kept per game in absolute seat order, as float32 bytes, and
-    re-encoded only for the rows named by the game's ``public_log`` since the last
-    call (a discard changes one river, a claim one meld and one river). A call
-    builds the observer's own rows (hand, unseen, the per-decision rows) as uint8
-    planes, converts them in one numpy call, and joins everything in its
-    relative seat order with one ``bytearray.join`` (itemgetters pick the public
-    blocks in C); the array wraps that bytearray without another copy. Seen-tile
-    counts are packed into Python integers (8 bits per kind), so the unseen
-    planes are integer arithmetic. The output equals ``encode(game, seat)`` and
-    the plain reference encoder of the tests at every step.
+    Public planes are kept per game in absolute seat order and re-encoded only
+    for the rows named by the game's ``public_log`` since the last call (a
+    discard changes one river, a claim one meld and one river). A call joins the
+    observer's blocks in its relative seat order with one ``bytes.join``
+    (itemgetters pick the public blocks in C) and converts the uint8 planes to
+    float32 in one numpy call. Seen-tile counts are packed into Python integers
+    (8 bits per kind), so the unseen planes are integer arithmetic. The output
+    equals ``encode(game, seat)`` and the plain reference encoder of the tests
+    at every step.
     """
 
     def __init__(self) -> None:
@@ -218,48 +202,46 @@ class Encoder:
         cached = self._hands[seat]
         if cached is None or cached[0] != hand:
             h = bytes(hand)
-            cached = self._hands[seat] = (h, _therm4(h), int.from_bytes(h, "little"))
+            cached = self._hands[seat] = (h, b"".join(map(h.translate, _THERM)), int.from_bytes(h, "little"))
         # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
-        revealed = _counts_bytes(game.revealed) if game.revealed else _ZERO8
-        unseen = (_FOURS - pub.packed + pub.shown[seat] - cached[2]
-                  - int.from_bytes(revealed, "little")).to_bytes(NUM_KINDS, "little")
+        unseen = _FOURS - pub.packed + pub.shown[seat] - cached[2]
+        revealed = game.revealed
+        if revealed:
+            revealed = _counts_bytes(revealed)
+            unseen -= int.from_bytes(revealed, "little")
+            revealed = _therm2(revealed)
+        else:
+            revealed = _PAD[2]
         claim = game.claim_tiles
-        claim = _counts_bytes(claim) if claim else _ZERO8
+        claim = _therm2(_counts_bytes(claim)) if claim else _PAD[2]
         actor = game.claim_from
         if actor is None:
             actor = game.turn
         drawn = game.drawn
         own_drawn = drawn is not None and game.turn == seat and game.phase == "discard"
         locked, declared = game.locked, game.declared
-        own = _float_bytes(b"".join((
-            cached[1],  # rows 0-3
-            _therm4(unseen),  # rows 52-55
-            _ONEHOT8[drawn] if own_drawn else _ZERO8,  # rows 84 ..
-            _louhu_row(game.louhu[seat]),
-            revealed.translate(_THERM[0]), revealed.translate(_THERM[1]),
-            claim.translate(_THERM[0]), claim.translate(_THERM[1]),
-            _SEAT_BLOCK8[(game.dealer - seat) % 4],
-            _FLAG_BLOCK8[tuple(map(bool, _ROTATE[seat](locked)))] if any(locked) else _NO_FLAGS8,
-            _SEAT_BLOCK8[(actor - seat) % 4],  # .. row 101
-            _PHASE_BLOCK8[game.phase],  # rows 104 ..
-            _FLAG_BLOCK8[tuple(map(bool, _ROTATE[seat](declared)))] if any(declared) else _NO_FLAGS8,
-        )))
+        louhu = game.louhu[seat]
         slots = pub.slots
         wall = game.wall
-        a, b, c, d, e = _OWN
-        buf = _JOIN((
-            own[a:b],
+        buf = b"".join((
+            cached[1],
             *_PUB_THERM[seat](slots),
-            own[b:c],
+            b"".join(map(unseen.to_bytes(NUM_KINDS, "little").translate, _THERM)),
             *_PUB_KONG_RECENT[seat](slots),
-            own[c:d],
-            _WALL_ROWS[wall.remaining], _STACK_ROWS[wall.stacks_left()],
-            own[d:e],
+            _ONEHOT[drawn] if own_drawn else _ZERO,
+            _LOUHU_ROWS.get(louhu) or _louhu_row(louhu),
+            revealed, claim,
+            _SEAT_BLOCK[(game.dealer - seat) % 4],
+            _FLAG_BLOCK[tuple(map(bool, _ROTATE[seat](locked)))] if any(locked) else _PAD[4],
+            _SEAT_BLOCK[(actor - seat) % 4],
+            _ZERO, _ZERO,  # WALL and STACKS: set on the float array below
+            _PHASE_BLOCK[game.phase],
+            _FLAG_BLOCK[tuple(map(bool, _ROTATE[seat](declared)))] if any(declared) else _PAD[4],
         ))
-        return np.frombuffer(buf, dtype=np.float32).reshape(SHAPE)
-
-
-_JOIN = bytearray().join  # a fresh bytearray each call: the array owns writable memory
+        obs = np.frombuffer(buf, dtype=np.uint8).reshape(SHAPE).astype(np.float32)
+        obs[WALL] = wall.remaining / 55.0
+        obs[STACKS] = wall.stacks_left() / 28.0
+        return obs
 
 
 def encode(game: ChangshaGame, seat: int) -> np.ndarray:

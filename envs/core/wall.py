@@ -33,7 +33,9 @@ class Wall:
     108-position layout. Draw methods return kinds and remove them.
     """
 
-    __slots__ = ("_pos", "_head", "_tail_stack", "_remaining", "_stacks", "size")
+    __slots__ = ("_pos", "_head", "_tail_stack", "remaining", "_stacks", "size")
+    remaining: int
+    """Tiles still in the wall (read it, never set it: the draw methods keep it)."""
 
     def __init__(self, tiles: Sequence[int], size: int = WALL_SIZE) -> None:
         if len(tiles) > size:
@@ -46,22 +48,17 @@ class Wall:
         self._pos = [EMPTY] * start + tiles
         self._head = start
         self._tail_stack = size // 2 - 1
-        self._remaining = len(tiles)
+        self.remaining = len(tiles)
         self._stacks = (len(tiles) + (start % 2)) // 2  # a scenario may start with a half stack
 
     # ----------------------------------------------------------------- queries
-    @property
-    def remaining(self) -> int:
-        """Tiles still in the wall."""
-        return self._remaining
-
     def __len__(self) -> int:
-        return self._remaining
+        return self.remaining
 
     @property
     def is_haidi(self) -> bool:
         """True when exactly one tile is left: the 海底 tile (§1, §7)."""
-        return self._remaining == 1
+        return self.remaining == 1
 
     def stacks_left(self) -> int:
         """Number of stacks still holding at least one tile (decides the 开杠 dice, §6.3)."""
@@ -91,27 +88,32 @@ class Wall:
         pos = self._pos
         t = pos[k]
         pos[k] = EMPTY
-        self._remaining -= 1
+        self.remaining -= 1
         if pos[k ^ 1] == EMPTY:  # k ^ 1: the other tile of the same stack
             self._stacks -= 1
         return t
 
     def draw_head(self) -> int:
         """Ordinary draw: the lowest remaining position."""
-        if self._remaining == 0:
+        if self.remaining == 0:
             raise WallEmptyError("draw from the head of an empty wall")
         pos = self._pos
         k = self._head
         while pos[k] == EMPTY:
             k += 1
         self._head = k + 1
-        return self._take(k)
+        t = pos[k]  # as _take(k), inlined: the draw every turn makes
+        pos[k] = EMPTY
+        self.remaining -= 1
+        if pos[k ^ 1] == EMPTY:
+            self._stacks -= 1
+        return t
 
     def draw_head_many(self, n: int) -> list[int]:
         """The next ``n`` tiles from the head, as ``n`` calls of ``draw_head`` would give them
         (the deal takes 53 at once: one slice instead of 53 calls)."""
-        if n > self._remaining:
-            raise WallEmptyError(f"{n} tiles asked of a wall holding {self._remaining}")
+        if n > self.remaining:
+            raise WallEmptyError(f"{n} tiles asked of a wall holding {self.remaining}")
         pos = self._pos
         k = self._head
         end = k + n
@@ -120,14 +122,14 @@ class Wall:
         out = pos[k:end]
         pos[k:end] = [EMPTY] * n
         self._head = end
-        self._remaining -= n
+        self.remaining -= n
         self._stacks -= sum(1 for st in range(k // 2, (end - 1) // 2 + 1)
                             if pos[2 * st] == EMPTY and pos[2 * st + 1] == EMPTY)
         return out
 
     def draw_tail(self) -> int:
         """补张 replacement: top of the highest stack still holding a tile, then its bottom."""
-        if self._remaining == 0:
+        if self.remaining == 0:
             raise WallEmptyError("draw from the tail of an empty wall")
         pos = self._pos
         s = self._tail_stack
@@ -146,7 +148,7 @@ class Wall:
             raise ValueError(f"dice total must be at least 1, got {total}")
         if overflow not in OVERFLOW_CHOICES:
             raise ValueError(f"unknown kong_dice_overflow {overflow!r}: allowed {OVERFLOW_CHOICES}")
-        if self._remaining == 0:
+        if self.remaining == 0:
             raise WallEmptyError("dice draw from an empty wall")
         pos = self._pos
         nonempty = [s for s in range(self.size // 2 - 1, -1, -1)
@@ -165,4 +167,4 @@ class Wall:
         return [self._take(k) for k in present[:count]]
 
     def __repr__(self) -> str:
-        return f"Wall({self._remaining} tiles: {format(self.tiles(), sort=False)})"
+        return f"Wall({self.remaining} tiles: {format(self.tiles(), sort=False)})"
