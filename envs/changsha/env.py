@@ -183,10 +183,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """
         game = self.game
         if self.auto_single_actions:
-            forced = game.forced_action()
-            while forced is not None and not self._over():
-                self._play(*forced)
-                forced = self.game.forced_action()
+            pending = game.pending
+            while len(pending) == 1:
+                [(seat, acts)] = pending.items()
+                if len(acts) != 1:
+                    break
+                self._play(seat, acts[0])
+                if self._over():
+                    break
+                pending = self.game.pending
             game = self.game
         self._credit()
         if game.done and (self.match is None or self.match.done):
@@ -200,7 +205,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.agent_selection = self.agents[0]
             self._info_phase = None
         else:
-            self.agent_selection = self.possible_agents[game.seat_to_act]
+            self.agent_selection = self.possible_agents[next(iter(game.pending))]
             phase = game.phase
             if phase != self._info_phase:
                 self._info_phase = phase
@@ -235,7 +240,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.game is None:
             return {"observation": np.zeros(SHAPE, dtype=np.float32),
                     "action_mask": np.frombuffer(flags, dtype=np.int8)}
-        for a in self.game.legal_actions(seat):
+        for a in self.game.pending.get(seat, ()):
             flags[a] = 1
         return {"observation": self._encode(self.game, seat), "action_mask": np.frombuffer(flags, dtype=np.int8)}
 

@@ -149,7 +149,7 @@ class ChangshaGame:
     __slots__ = (
         "config", "seed", "dealer", "wall", "hands", "melds", "melded", "rivers", "river_counts", "shown",
         "declared", "public_log", "locked", "louhu", "payments", "phase", "turn", "drawn", "last_tile",
-        "events", "result", "revealed", "_rng", "_dice", "_waits", "_pending", "_window", "_kong",
+        "events", "result", "revealed", "_rng", "_dice", "_waits", "pending", "_window", "_kong",
         "_turn_win", "_dihu", "_opening_queue", "_opening", "_haidi_first", "_haidi_offers",
         "_haidi_taker", "_haidi_kong_seat",
     )
@@ -258,7 +258,9 @@ class ChangshaGame:
         self.events: list[dict[str, Any]] = []
         self.result: HandResult | None = None
         self._waits: list[int | None] = [None] * NUM_SEATS
-        self._pending: dict[int, list[int]] = {}
+        self.pending: dict[int, list[int]] = {}
+        """Seat -> its sorted legal actions, for the seats to act now (read it, never change it;
+        ``to_act`` and ``legal_actions`` give copies)."""
         self._window: _Window | None = None
         self._kong: _Kong | None = None
         self._turn_win: Win | None = None
@@ -287,7 +289,7 @@ class ChangshaGame:
     @property
     def to_act(self) -> list[int]:
         """Seats that must decide now, in asking order (empty when the hand is over)."""
-        return list(self._pending)
+        return list(self.pending)
 
     @property
     def claim_tiles(self) -> list[int]:
@@ -300,30 +302,13 @@ class ChangshaGame:
         """The seat whose tile is offered (and who pays a win on it), or None."""
         return self._window.payer if self._window is not None else None
 
-    @property
-    def seat_to_act(self) -> int | None:
-        """The first seat of ``to_act`` (None when the hand is over), without building the list."""
-        for s in self._pending:
-            return s
-        return None
-
-    def forced_action(self) -> tuple[int, int] | None:
-        """``(seat, action)`` when exactly one seat is to act and it has exactly one legal
-        action (the env plays such decisions itself), else None."""
-        p = self._pending
-        if len(p) == 1:
-            for s, acts in p.items():
-                if len(acts) == 1:
-                    return s, acts[0]
-        return None
-
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
-        return list(self._pending.get(seat, ()))
+        return list(self.pending.get(seat, ()))
 
     def step(self, seat: int, action: int) -> None:
         """Apply one decision of ``seat``. Raises ``IllegalActionError`` if it is not legal."""
-        legal = self._pending.get(seat)
+        legal = self.pending.get(seat)
         if legal is None or action not in legal:
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         action = int(action)
@@ -331,11 +316,11 @@ class ChangshaGame:
         phase = self.phase
         if self._window is not None:
             self._window.choices[seat] = action
-            del self._pending[seat]
-            if not self._pending:
+            del self.pending[seat]
+            if not self.pending:
                 self._resolve_window()
             return
-        self._pending = {}
+        self.pending = {}
         if phase == DISCARD:  # the most common decision first
             self._step_discard_turn(seat, action)
         elif phase == OPENING:
@@ -369,7 +354,7 @@ class ChangshaGame:
     # ------------------------------------------------------------ helpers
     def _ask(self, phase: str, pending: dict[int, list[int]]) -> None:
         self.phase = phase
-        self._pending = pending
+        self.pending = pending
 
     def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
         values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
@@ -516,7 +501,7 @@ class ChangshaGame:
                 if self._ready_after_kong(s, t, 4 if kind == ANGANG else 1, kind == ANGANG):
                     acts.append(A.kaigang(t))
             acts.sort()
-        self._pending = {s: acts}
+        self.pending = {s: acts}
         self.phase = DISCARD
 
     def _self_kongs(self, s: int) -> list[tuple[int, str]]:
@@ -661,7 +646,7 @@ class ChangshaGame:
         w = self._window
         assert w is not None
         self._window = None
-        self._pending = {}
+        self.pending = {}
         for s, bits in w.louhu.items():
             if w.choices.get(s) != A.HU:
                 self.louhu[s] |= bits
@@ -925,7 +910,7 @@ class ChangshaGame:
             opening=tuple(self._opening), next_dealer=self._next_dealer(winners, payer),
         )
         self.phase = DONE
-        self._pending = {}
+        self.pending = {}
         self._window = None
         self.events.append({"type": "end", "result": self.result.to_dict()})
 

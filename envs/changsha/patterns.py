@@ -100,9 +100,10 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
     in melds (kongs included). A kind of which the player holds all four
     copies, concealed or melded, is never a wait.
     """
-    mask = standard_wait_mask(c)
+    total = sum(c)
+    mask = standard_wait_mask(c, total)
     if num_melds == 0:
-        mask |= seven_pairs_wait_mask(c)
+        mask |= seven_pairs_wait_mask(c, total)
     if _all_jiang(c) and _all_jiang(melded):
         mask |= JIANG_KIND_MASK
     m = mask

@@ -135,13 +135,14 @@ def _suit_waits(key: bytes) -> int:
     return out
 
 
-def standard_wait_mask(c: Sequence[int]) -> int:
+def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """Kinds (bitmask) that complete a standard shape of the 3n+1 concealed counts ``c``.
 
     Kinds whose count is already 4 in ``c`` are never included; kongs and
-    other melds that hold the 4th copy are the caller's business.
+    other melds that hold the 4th copy are the caller's business. ``total`` is ``sum(c)``
+    when the caller knows it.
     """
-    if sum(c) % 3 != 1:
+    if (sum(c) if total is None else total) % 3 != 1:
         return 0
     t = SUIT_TABLE
     b = bytes(c)
@@ -161,9 +162,10 @@ def standard_wait_mask(c: Sequence[int]) -> int:
 _ODD = bytes(x % 2 for x in range(256))
 
 
-def seven_pairs_wait_mask(c: Sequence[int]) -> int:
-    """The kind (bitmask) that completes seven pairs from 13 concealed tiles, or 0."""
-    if sum(c) != 13:
+def seven_pairs_wait_mask(c: Sequence[int], total: int | None = None) -> int:
+    """The kind (bitmask) that completes seven pairs from 13 concealed tiles, or 0
+    (``total`` is ``sum(c)`` when the caller knows it)."""
+    if (sum(c) if total is None else total) != 13:
         return 0
     odd = bytes(c).translate(_ODD)  # 1 where the count is odd
     return 1 << odd.index(1) if odd.count(1) == 1 else 0
