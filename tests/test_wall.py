@@ -115,3 +115,27 @@ def test_stacks_left_counts_nonempty_stacks(n, ops, dice):
             w.draw_tail()
         else:
             w.draw_dice(d, count=1 if op == "dice1" else 2)
+
+
+@given(st.integers(0, 108), st.lists(st.sampled_from(["head", "tail", "dice1", "dice2"]), max_size=30),
+       st.lists(st.integers(1, 12), min_size=30, max_size=30), st.integers(0, 108))
+def test_draw_head_many_equals_repeated_head_draws_section1(n, ops, dice, take):
+    """The deal's bulk draw gives the tiles, stacks and positions of ``take`` single head draws,
+    on any wall: a scenario wall starting mid-stack, after head, tail and dice draws."""
+    a, b = Wall([k % 27 for k in range(n)]), Wall([k % 27 for k in range(n)])
+    for op, d in zip(ops, dice, strict=False):
+        for w in (a, b):
+            if w.remaining == 0:
+                continue
+            if op == "head":
+                w.draw_head()
+            elif op == "tail":
+                w.draw_tail()
+            else:
+                w.draw_dice(d, count=1 if op == "dice1" else 2)
+    take = min(take, a.remaining)
+    assert a.draw_head_many(take) == [b.draw_head() for _ in range(take)]
+    assert (a.remaining, a.stacks_left(), a.positions()) == (b.remaining, b.stacks_left(), b.positions())
+    assert a.stacks_left() == len({k // 2 for k in a.positions()})
+    with pytest.raises(WallEmptyError):
+        a.draw_head_many(a.remaining + 1)

@@ -137,11 +137,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.game = ChangshaGame(self.config, seed=game_seed,
                                      dealer=int(self._seed_rng.integers(NUM_SEATS)))
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}  # one dict each (set again by _advance)
         self._paid = [0] * NUM_SEATS
         self._rewarded = False
         self._info_phase: str | None = None
@@ -225,7 +225,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if totals == self._paid:
             if self._rewarded:
                 self._rewarded = False
-                self.rewards = {a: 0.0 for a in self.possible_agents}
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
             return
         for s, a in enumerate(self.possible_agents):
             self.rewards[a] = (totals[s] - self._paid[s]) / self.reward_scale

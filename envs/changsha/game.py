@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from envs.changsha import actions as A
@@ -160,16 +161,8 @@ class ChangshaGame:
         rng = random.Random(seed)
         wall = Wall(_shuffled(rng))
         _check_dealer(dealer)
-        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
-        dealt = wall.draw_head_many(DEALT_TILES)  # in the order §1 deals them:
-        for i in range(3):  # four tiles at a time for three rounds,
-            for j, s in enumerate(order):
-                start = 16 * i + 4 * j
-                hands[s].extend(dealt[start:start + 4])
-        for j, s in enumerate(order):  # then one each, then one more for the dealer
-            hands[s].append(dealt[48 + j])
-        hands[dealer].append(dealt[52])
+        dealt = wall.draw_head_many(DEALT_TILES)
+        hands = [list(pick(dealt)) for pick in _DEAL[dealer]]
         self._setup(config, seed, dealer, hands, wall, rng, ())
 
     @classmethod
@@ -231,10 +224,12 @@ class ChangshaGame:
         self._dice = deque(dice)
         # Count vectors per seat are bytearrays: list-fast to index, and the observation
         # encoder reads them as numpy arrays without copying element by element.
-        self.hands: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
-        for s, h in enumerate(hands):
+        self.hands: list[bytearray] = []
+        for h in hands:
+            counts = bytearray(NUM_SUITED_KINDS)
             for t in h:
-                self.hands[s][t] += 1
+                counts[t] += 1
+            self.hands.append(counts)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -535,7 +530,7 @@ class ChangshaGame:
 
     def _last_kind(self, s: int) -> int:
         h = self.hands[s]
-        return max(k for k in range(NUM_SUITED_KINDS) if h[k])
+        return max(compress(_KINDS, h))
 
     def _discard(self, s: int, t: int) -> None:
         self.hands[s][t] -= 1
@@ -562,7 +557,10 @@ class ChangshaGame:
 
     def _take_drawn(self, s: int, t: int) -> None:
         self.louhu[s] = 0  # 漏胡 lasts until the seat's next own draw (§5)
-        win = self._win_with(s, t, _SELF_DRAWN)
+        waits = self._waits[s]
+        if waits is None:
+            waits = self._wait(s)
+        win = self._win_with(s, t, _SELF_DRAWN) if waits >> t & 1 else None
         self.hands[s][t] += 1
         self._waits[s] = None
         self._start_turn(s, t, win)
@@ -953,6 +951,21 @@ _HAIDI_PAO = WinContext(haidi=True)
 _ROBBING = WinContext(robbing_kong=True)
 
 
+def _deal_positions(dealer: int) -> list[list[int]]:
+    """Per seat, the positions among the first 53 wall tiles that §1 deals it: four at a time
+    for three rounds from the dealer on, then one each, then one more for the dealer."""
+    order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+    out: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+    for i in range(3):
+        for j, s in enumerate(order):
+            out[s].extend(range(16 * i + 4 * j, 16 * i + 4 * j + 4))
+    for j, s in enumerate(order):
+        out[s].append(48 + j)
+    out[dealer].append(52)
+    return out
+
+
+_DEAL = [[itemgetter(*positions) for positions in _deal_positions(d)] for d in range(NUM_SEATS)]
 _WALL_KINDS = tuple(k for k in range(NUM_SUITED_KINDS) for _ in range(4))
 _SHUFFLE_KEYS = struct.Struct(f"<{WALL_SIZE}Q")
 

@@ -180,21 +180,27 @@ def opening_patterns(hand: str | Iterable[int]) -> set[str]:
 
 def opening_present(c: Sequence[int]) -> list[str]:
     """Opening patterns (§3.2) present in dealt counts ``c``, in action-table order (fast path)."""
-    suits = (sum(c[0:9]), sum(c[9:18]), sum(c[18:27]))
+    b = bytes(c)
+    suits = (sum(b[0:9]), sum(b[9:18]), sum(b[18:27]))
     out = []
-    if 4 in c:
+    if 4 in b:
         out.append("SIXI")
-    if c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25] == 0:
+    if b[1] + b[4] + b[7] + b[10] + b[13] + b[16] + b[19] + b[22] + b[25] == 0:
         out.append("BANBAN")
     if 0 in suits:
         out.append("QUEYISE")
-    if sum(1 for x in c if x >= 3) >= 2:
+    if b.translate(_AT_LEAST[3]).count(1) >= 2:  # two triplets
         out.append("LIULIUSHUN")
-    if any(c[r] >= 2 and c[9 + r] >= 2 and c[18 + r] >= 2 for r in range(9)):
+    pairs = b.translate(_AT_LEAST[2])  # 1 where a pair is held; a rank paired in all three suits:
+    if int.from_bytes(pairs[0:9], "little") & int.from_bytes(pairs[9:18], "little") \
+            & int.from_bytes(pairs[18:27], "little"):
         out.append("SANTONG")
-    if any(suits[s] == 1 and c[9 * s + 4] == 1 for s in range(3)):
+    if (suits[0] == 1 and b[4]) or (suits[1] == 1 and b[13]) or (suits[2] == 1 and b[22]):
         out.append("YIZHIHUA")
     return out
+
+
+_AT_LEAST = [bytes(1 if x >= n else 0 for x in range(256)) for n in range(5)]
 
 
 def opening_shown(hand: str | Iterable[int], pattern: str) -> list[int]:

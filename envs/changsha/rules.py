@@ -8,6 +8,7 @@ value raises ``ValueError`` saying what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,10 +110,13 @@ class RuleConfig:
         return RuleConfig.from_dict({**self.to_dict(), **changes})
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the options (JSON-serialisable; used by event logs)."""
-        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
-        d["opening_wins"] = list(self.opening_wins)
-        return d
+        """Plain dict of the options (JSON-serialisable; used by event logs). A fresh dict each
+        call, copied from one built once (every deal logs its config)."""
+        return {**self._plain, "opening_wins": list(self.opening_wins)}
+
+    @functools.cached_property
+    def _plain(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
 
     # ---------------------------------------------------------- derived views
     @property

@@ -114,6 +114,8 @@ class Wall:
         (the deal takes 53 at once: one slice instead of 53 calls)."""
         if n > self.remaining:
             raise WallEmptyError(f"{n} tiles asked of a wall holding {self.remaining}")
+        if n <= 0:
+            return []
         pos = self._pos
         k = self._head
         end = k + n
@@ -123,8 +125,14 @@ class Wall:
         pos[k:end] = [EMPTY] * n
         self._head = end
         self.remaining -= n
-        self._stacks -= sum(1 for st in range(k // 2, (end - 1) // 2 + 1)
-                            if pos[2 * st] == EMPTY and pos[2 * st + 1] == EMPTY)
+        # stacks emptied: those wholly inside [k, end), and a boundary stack whose other tile
+        # was already gone
+        emptied = max(0, end // 2 - (k + 1) // 2)
+        if k % 2 and pos[k - 1] == EMPTY:
+            emptied += 1
+        if end % 2 and pos[end] == EMPTY:
+            emptied += 1
+        self._stacks -= emptied
         return out
 
     def draw_tail(self) -> int:
