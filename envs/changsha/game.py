@@ -239,8 +239,9 @@ class ChangshaGame:
         """Counts of concealed tiles shown by opening declarations (§3.2) still in the hand."""
         self.declared: list[list[str]] = [[] for _ in range(NUM_SEATS)]
         self.public_log: list[int] = []
-        """Journal of public rows as they change, for incremental observers: ``s`` when seat
-        s's melds changed, ``4 + s`` its river, ``8 + s`` its shown tiles (append-only)."""
+        """Journal of public rows as they change, for incremental observers (append-only):
+        ``s`` when seat s's melds changed, ``4 + s`` its river, ``8 + s`` its shown tiles;
+        a discard logs ``4 + s + 16 * (t + 1)``: tile ``t`` joined the river of seat s."""
         self.locked = [False] * NUM_SEATS
         """Seats locked after a 开杠 whose draw they did not use (§6.3)."""
         self.louhu = [0] * NUM_SEATS
@@ -392,7 +393,7 @@ class ChangshaGame:
     def _to_river(self, s: int, t: int, forced: bool = False) -> None:
         self.rivers[s].append(t)
         self.river_counts[s][t] += 1
-        self.public_log.append(4 + s)
+        self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
         event = {"type": "discard", "seat": s, "tile": t}
         if forced:

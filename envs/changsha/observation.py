@@ -136,11 +136,40 @@ class _Public:
     __slots__ = ("rows", "slots", "packed", "shown", "read")
 
     def __init__(self) -> None:
-        self.rows = [_ZERO] * 12
-        self.slots = [_ZERO * 4] * 12 + [_ZERO] * 4 + [_PAD[RECENT]] * 4
+        rivers = [bytearray(NUM_KINDS) for _ in range(4)]  # patched in place by discards
+        self.rows: list[bytes | bytearray] = [_ZERO] * 4 + rivers + [_ZERO] * 4
+        self.slots: list[bytes | bytearray] = ([_PAD[4]] * 4 + [bytearray(_PAD[4]) for _ in range(4)]
+                                               + [_PAD[4]] * 4 + [_ZERO] * 4 + [_PAD[RECENT]] * 4)
         self.packed = 0
         self.shown = [0] * 4
         self.read = 0  # entries of the game's public_log already applied
+
+    def update(self, game: ChangshaGame) -> None:
+        """Apply the game's ``public_log`` entries since the last update. A discard patches
+        one byte of its river's thermometer and shifts the recent-discard planes; other
+        entries re-encode their slot from the game (and cover any discard of the same
+        slot in this batch, since they read the current state)."""
+        batch = game.public_log[self.read:]
+        self.read += len(batch)
+        if min(batch) >= 16:  # discards only: the common case
+            for code in batch:
+                self.discard(code & 3, (code >> 4) - 1)
+            return
+        full = {code for code in batch if code < 16}
+        for code in batch:
+            if code >= 16 and code & 15 not in full:
+                self.discard(code & 3, (code >> 4) - 1)
+        for slot in full:
+            self.refresh(game, slot)
+
+    def discard(self, s: int, t: int) -> None:
+        """Tile ``t`` joined the river of seat ``s``."""
+        row = self.rows[4 + s]
+        level = row[t]
+        row[t] = level + 1
+        self.slots[4 + s][level * NUM_KINDS + t] = 1  # thermometer plane "count > level"
+        self.packed += 1 << (8 * t)
+        self.slots[16 + s] = _ONEHOT[t] + self.slots[16 + s][:(RECENT - 1) * NUM_KINDS]
 
     def refresh(self, game: ChangshaGame, slot: int) -> None:
         """Re-encode one public slot from the game's current count row."""
@@ -152,8 +181,12 @@ class _Public:
             self.slots[16 + s] = _recent_planes(game.rivers[s])
         if new == old:
             return
-        self.rows[slot] = new
-        self.slots[slot] = _therm4(new)
+        if kind == 1:  # rivers stay patchable
+            self.rows[slot] = bytearray(new)
+            self.slots[slot] = bytearray(_therm4(new))
+        else:
+            self.rows[slot] = new
+            self.slots[slot] = _therm4(new)
         packed = int.from_bytes(new, "little")
         self.packed += packed - int.from_bytes(old, "little")
         if kind == 0:  # melds changed: kong kinds may have too
@@ -193,11 +226,8 @@ class Encoder:
             self._game = game
             pub = self._pub = _Public()
             self._hands = [None] * 4
-        log = game.public_log
-        if pub.read < len(log):
-            for slot in set(log[pub.read:]):
-                pub.refresh(game, slot)
-            pub.read = len(log)
+        if pub.read < len(game.public_log):
+            pub.update(game)
         hand = game.hands[seat]
         cached = self._hands[seat]
         if cached is None or cached[0] != hand:
