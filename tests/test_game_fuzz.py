@@ -70,6 +70,8 @@ def check_state(g: ChangshaGame, total: int) -> None:
         on_turn = g.phase in (DISCARD, OPENING) and s == g.turn
         assert size == (14 if on_turn else 13), (s, size, g.phase)
     assert g.to_act
+    for s in range(4):  # the mask (what the env shows) says exactly the legal actions
+        assert [a for a, f in enumerate(g.legal_mask(s)) if f] == g.legal_actions(s)
     for s in g.to_act:
         acts = g.legal_actions(s)
         assert acts == sorted(set(acts)) and all(0 <= a < A.NUM_ACTIONS for a in acts)

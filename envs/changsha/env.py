@@ -101,6 +101,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.match: ChangshaMatch | None = None
         self._seed_rng = np.random.default_rng()
         self.last_action: tuple[int, int] | None = None
+        self._phase_infos: dict[str, dict[str, dict[str, str]]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -144,7 +145,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.infos = {a: {} for a in self.agents}  # one dict each (set again by _advance)
         self._paid = [0] * NUM_SEATS
         self._rewarded = False
-        self._info_phase: str | None = None
         self.last_action = None
         self._advance()
 
@@ -182,9 +182,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         payment was made, infos when the phase changed.
         """
         game = self.game
-        if self.auto_single_actions:
-            pending = game.pending
-            while len(pending) == 1:
+        pending = game.pending
+        if self.auto_single_actions and len(pending) == 1 and len(next(iter(pending.values()))) == 1:
+            while len(pending) == 1:  # one seat with one legal action: the engine plays it
                 [(seat, acts)] = pending.items()
                 if len(acts) != 1:
                     break
@@ -193,23 +193,26 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                     break
                 pending = self.game.pending
             game = self.game
-        self._credit()
+        if self.match is not None or self._rewarded or game.payments != self._paid:
+            self._credit()
         if game.done and (self.match is None or self.match.done):
-            result = self.game.result
+            result = game.result
+            infos = {}
             for a in self.agents:  # each agent gets its own copy of the result
                 self.terminations[a] = True
-                info = {"phase": "done", "result": result.to_dict() if result else None}
+                infos[a] = {"phase": "done", "result": result.to_dict() if result else None}
                 if self.match is not None:
-                    info["scores"] = list(self.match.scores)
-                self.infos[a] = info
+                    infos[a]["scores"] = list(self.match.scores)
+            self.infos = infos
             self.agent_selection = self.agents[0]
-            self._info_phase = None
         else:
             self.agent_selection = self.possible_agents[next(iter(game.pending))]
-            phase = game.phase
-            if phase != self._info_phase:
-                self._info_phase = phase
-                self.infos = {a: {"phase": phase} for a in self.agents}
+            # infos: {"phase": ...} per agent, one mapping per phase made once per env (the
+            # agents' dicts are shared between steps of one phase, as PettingZoo's classic envs do)
+            infos = self._phase_infos.get(game.phase)
+            if infos is None:
+                infos = self._phase_infos[game.phase] = {a: {"phase": game.phase} for a in self.possible_agents}
+            self.infos = infos
 
     def _over(self) -> bool:
         return self.match.done if self.match is not None else self.game.done
@@ -236,13 +239,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        flags = bytearray(A.NUM_ACTIONS)
         if self.game is None:
             return {"observation": np.zeros(SHAPE, dtype=np.float32),
-                    "action_mask": np.frombuffer(flags, dtype=np.int8)}
-        for a in self.game.pending.get(seat, ()):
-            flags[a] = 1
-        return {"observation": self._encode(self.game, seat), "action_mask": np.frombuffer(flags, dtype=np.int8)}
+                    "action_mask": np.zeros(A.NUM_ACTIONS, dtype=np.int8)}
+        return {"observation": self._encode(self.game, seat),
+                "action_mask": np.frombuffer(self.game.legal_mask(seat), dtype=np.int8)}
 
     # ---------------------------------------------------------------- render
     def render(self) -> str | None:

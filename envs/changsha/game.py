@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import struct
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +69,8 @@ PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HA
 _Options = dict[int, list[int]]  # seat -> legal actions
 _Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
 
+_HELD = bytes(1 if c else 0 for c in range(256))
+_NO_OTHER_ACTIONS = bytes(A.NUM_ACTIONS - NUM_SUITED_KINDS)
 _NEXT = tuple((s + 1) % NUM_SEATS for s in range(NUM_SEATS))
 _OTHERS = tuple(tuple((s + i) % NUM_SEATS for i in (1, 2, 3)) for s in range(NUM_SEATS))
 """The other seats after ``s``, in turn order (the order claims are asked in)."""
@@ -297,6 +300,23 @@ class ChangshaGame:
     def claim_from(self) -> int | None:
         """The seat whose tile is offered (and who pays a win on it), or None."""
         return self._window.payer if self._window is not None else None
+
+    def legal_mask(self, seat: int) -> bytearray:
+        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
+        mask. On an unlocked turn the discards are every kind held: one byte-table pass."""
+        acts = self.pending.get(seat)
+        if not acts:
+            return bytearray(A.NUM_ACTIONS)
+        if self.phase == DISCARD and not self.locked[seat]:
+            mask = bytearray(self.hands[seat].translate(_HELD))
+            mask += _NO_OTHER_ACTIONS
+            for a in acts[bisect_left(acts, NUM_SUITED_KINDS):]:  # win, kongs
+                mask[a] = 1
+            return mask
+        mask = bytearray(A.NUM_ACTIONS)
+        for a in acts:
+            mask[a] = 1
+        return mask
 
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
