@@ -88,12 +88,7 @@ def test_every_tile_drawn_exactly_once(ops, dice):
         if w.remaining == 0:
             break
         before = w.remaining
-        if op == "head":
-            drawn.append(w.draw_head())
-        elif op == "tail":
-            drawn.append(w.draw_tail())
-        else:
-            drawn.extend(w.draw_dice(d, count=1 if op == "dice1" else 2))
+        drawn.extend(draw(w, op, d))
         assert w.remaining == before - (len(drawn) - (108 - before))
     assert sorted(drawn + w.tiles()) == sorted(k % 27 for k in range(108))
     assert w.remaining == len(w.tiles()) == 108 - len(drawn)
@@ -109,12 +104,16 @@ def test_stacks_left_counts_nonempty_stacks(n, ops, dice):
         assert w.stacks_left() == expect
         if w.remaining == 0:
             break
-        if op == "head":
-            w.draw_head()
-        elif op == "tail":
-            w.draw_tail()
-        else:
-            w.draw_dice(d, count=1 if op == "dice1" else 2)
+        draw(w, op, d)
+
+
+def draw(w: Wall, op: str, d: int) -> list[int]:
+    """One draw of kind ``op`` (head, tail, dice1, dice2; ``d`` the dice total)."""
+    if op == "head":
+        return [w.draw_head()]
+    if op == "tail":
+        return [w.draw_tail()]
+    return w.draw_dice(d, count=1 if op == "dice1" else 2)
 
 
 @given(st.integers(0, 108), st.lists(st.sampled_from(["head", "tail", "dice1", "dice2"]), max_size=30),
@@ -125,14 +124,8 @@ def test_draw_head_many_equals_repeated_head_draws_section1(n, ops, dice, take):
     a, b = Wall([k % 27 for k in range(n)]), Wall([k % 27 for k in range(n)])
     for op, d in zip(ops, dice, strict=False):
         for w in (a, b):
-            if w.remaining == 0:
-                continue
-            if op == "head":
-                w.draw_head()
-            elif op == "tail":
-                w.draw_tail()
-            else:
-                w.draw_dice(d, count=1 if op == "dice1" else 2)
+            if w.remaining:
+                draw(w, op, d)
     take = min(take, a.remaining)
     assert a.draw_head_many(take) == [b.draw_head() for _ in range(take)]
     assert (a.remaining, a.stacks_left(), a.positions()) == (b.remaining, b.stacks_left(), b.positions())
