@@ -142,7 +142,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}  # one dict each (set again by _advance)
         self._paid = [0] * NUM_SEATS
         self._rewarded = False
         self.last_action = None
@@ -157,23 +156,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if action is None:
             raise IllegalActionError(f"{agent} must choose an action: None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        seat = self.agent_name_mapping[agent]
-        if self.match is None:
-            self.game.step(seat, action)  # the game checks legality
-            self.last_action = (seat, int(action))
-        else:
-            self._play(seat, int(action))
+        self._play(self.agent_name_mapping[agent], action)
         self._advance()
         if self.render_mode == "human":
             self.render()
 
     def _play(self, seat: int, action: int) -> None:
-        self.last_action = (seat, action)
+        """Apply one decision (the game checks its legality first)."""
         if self.match is not None:
             self.match.step(seat, action)
             self.game = self.match.game
         else:
             self.game.step(seat, action)
+        self.last_action = (seat, int(action))
 
     def _advance(self) -> None:
         """Play forced decisions, credit new payments, pick the next agent or end.
@@ -193,8 +188,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                     break
                 pending = self.game.pending
             game = self.game
-        if self.match is not None or self._rewarded or game.payments != self._paid:
-            self._credit()
+        self._credit()
         if game.done and (self.match is None or self.match.done):
             result = game.result
             infos = {}

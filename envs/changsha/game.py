@@ -578,10 +578,7 @@ class ChangshaGame:
 
     def _take_drawn(self, s: int, t: int) -> None:
         self.louhu[s] = 0  # 漏胡 lasts until the seat's next own draw (§5)
-        waits = self._waits[s]
-        if waits is None:
-            waits = self._wait(s)
-        win = self._win_with(s, t, _SELF_DRAWN) if waits >> t & 1 else None
+        win = self._win_with(s, t, _SELF_DRAWN)
         self.hands[s][t] += 1
         self._waits[s] = None
         self._start_turn(s, t, win)
@@ -597,20 +594,10 @@ class ChangshaGame:
     # ---------------------------------------------------------- claims §5
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``."""
-        hands, all_waits = self.hands, self._waits
+        hands = self.hands
         nxt, s2, s3 = _OTHERS[d]
-        w1, w2, w3 = all_waits[nxt], all_waits[s2], all_waits[s3]
-        if w1 is None:
-            w1 = self._wait(nxt)
-        if w2 is None:
-            w2 = self._wait(s2)
-        if w3 is None:
-            w3 = self._wait(s3)
-        h = hands[nxt]
-        r = t % 9
-        if (not (w1 | w2 | w3) >> t & 1 and hands[s2][t] < 2 and hands[s3][t] < 2 and h[t] < 2
-                and not ((r <= 6 and h[t + 1] and h[t + 2]) or (1 <= r <= 7 and h[t - 1] and h[t + 1])
-                         or (r >= 2 and h[t - 2] and h[t - 1]))):
+        if (not (self._wait(nxt) | self._wait(s2) | self._wait(s3)) >> t & 1
+                and hands[nxt][t] < 2 and hands[s2][t] < 2 and hands[s3][t] < 2 and not _chis(hands[nxt], t)):
             self._dihu = False  # the common case: no win, PENG, kong or CHI for anybody
             self._draw(nxt)
             return
@@ -625,19 +612,14 @@ class ChangshaGame:
             h = hands[s]
             n = h[t]
             acts = []
-            if all_waits[s] >> t & 1 and not louhu[s] >> t & 1:
+            if self._wait(s) >> t & 1 and not louhu[s] >> t & 1:
                 win = self._win_with(s, t, WinContext(dihu=True) if dihu else _ON_DISCARD)
                 if win is not None:
                     acts.append(A.HU)
                     wins[s] = (t, win)
             if not hu_only and not locked[s]:
                 if s == nxt:
-                    if r <= 6 and h[t + 1] and h[t + 2]:
-                        acts.append(A.CHI_LOW)
-                    if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
-                        acts.append(A.CHI_MID)
-                    if r >= 2 and h[t - 2] and h[t - 1]:
-                        acts.append(A.CHI_HIGH)
+                    acts += _chis(h, t)
                 if n >= 2:
                     acts.append(A.PENG)
             if n == 3 and kong_ok:
@@ -970,6 +952,19 @@ _PAO = {n: WinContext(kong_draw=True, kong_draw_wins=n) for n in (1, 2)}
 _LAOYUE = WinContext(self_drawn=True, haidi=True)
 _HAIDI_PAO = WinContext(haidi=True)
 _ROBBING = WinContext(robbing_kong=True)
+
+
+def _chis(h: bytearray, t: int) -> list[int]:
+    """The CHI actions hand ``h`` has on discard ``t`` (the runs t..t+2, t-1..t+1, t-2..t)."""
+    r = t % 9
+    out = []
+    if r <= 6 and h[t + 1] and h[t + 2]:
+        out.append(A.CHI_LOW)
+    if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
+        out.append(A.CHI_MID)
+    if r >= 2 and h[t - 2] and h[t - 1]:
+        out.append(A.CHI_HIGH)
+    return out
 
 
 def _deal_positions(dealer: int) -> list[list[int]]:

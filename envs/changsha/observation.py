@@ -87,7 +87,7 @@ _PUB_KONG_RECENT = [itemgetter(*(base + o for base in (12, 16) for o in order)) 
 
 
 def _therm4(row: bytes) -> bytes:
-    """The four thermometer planes of a count row (hot paths inline the same expression)."""
+    """The four thermometer planes of a count row."""
     return b"".join(map(row.translate, _THERM))
 
 
@@ -119,7 +119,10 @@ _LOUHU_ROWS: dict[int, bytes] = {0: _ZERO}
 
 
 def _louhu_row(bits: int) -> bytes:
-    row = _LOUHU_ROWS[bits] = bytes((bits >> k) & 1 for k in range(NUM_KINDS))
+    """The 漏胡 plane of a kind bitmask; few distinct sets occur, so each is made once."""
+    row = _LOUHU_ROWS.get(bits)
+    if row is None:
+        row = _LOUHU_ROWS[bits] = bytes((bits >> k) & 1 for k in range(NUM_KINDS))
     return row
 
 
@@ -151,10 +154,6 @@ class _Public:
         slot in this batch, since they read the current state)."""
         batch = game.public_log[self.read:]
         self.read += len(batch)
-        if min(batch) >= 16:  # discards only: the common case
-            for code in batch:
-                self.discard(code & 3, (code >> 4) - 1)
-            return
         full = {code for code in batch if code < 16}
         for code in batch:
             if code >= 16 and code & 15 not in full:
@@ -232,7 +231,7 @@ class Encoder:
         cached = self._hands[seat]
         if cached is None or cached[0] != hand:
             h = bytes(hand)
-            cached = self._hands[seat] = (h, b"".join(map(h.translate, _THERM)), int.from_bytes(h, "little"))
+            cached = self._hands[seat] = (h, _therm4(h), int.from_bytes(h, "little"))
         # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
         unseen = _FOURS - pub.packed + pub.shown[seat] - cached[2]
         revealed = game.revealed
@@ -256,10 +255,10 @@ class Encoder:
         buf = b"".join((
             cached[1],
             *_PUB_THERM[seat](slots),
-            b"".join(map(unseen.to_bytes(NUM_KINDS, "little").translate, _THERM)),
+            _therm4(unseen.to_bytes(NUM_KINDS, "little")),
             *_PUB_KONG_RECENT[seat](slots),
             _ONEHOT[drawn] if own_drawn else _ZERO,
-            _LOUHU_ROWS.get(louhu) or _louhu_row(louhu),
+            _louhu_row(louhu),
             revealed, claim,
             _SEAT_BLOCK[(game.dealer - seat) % 4],
             _FLAG_BLOCK[tuple(map(bool, _ROTATE[seat](locked)))] if any(locked) else _PAD[4],

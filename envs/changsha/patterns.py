@@ -178,6 +178,9 @@ def opening_patterns(hand: str | Iterable[int]) -> set[str]:
     return set(opening_present(_dealt_counts(hand)))
 
 
+_AT_LEAST = [bytes(1 if x >= n else 0 for x in range(256)) for n in range(5)]  # byte tables: count >= n
+
+
 def opening_present(c: Sequence[int]) -> list[str]:
     """Opening patterns (§3.2) present in dealt counts ``c``, in action-table order (fast path)."""
     b = bytes(c)
@@ -199,8 +202,6 @@ def opening_present(c: Sequence[int]) -> list[str]:
         out.append("YIZHIHUA")
     return out
 
-
-_AT_LEAST = [bytes(1 if x >= n else 0 for x in range(256)) for n in range(5)]
 
 
 def opening_shown(hand: str | Iterable[int], pattern: str) -> list[int]:

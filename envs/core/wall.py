@@ -102,12 +102,7 @@ class Wall:
         while pos[k] == EMPTY:
             k += 1
         self._head = k + 1
-        t = pos[k]  # as _take(k), inlined: the draw every turn makes
-        pos[k] = EMPTY
-        self.remaining -= 1
-        if pos[k ^ 1] == EMPTY:
-            self._stacks -= 1
-        return t
+        return self._take(k)
 
     def draw_head_many(self, n: int) -> list[int]:
         """The next ``n`` tiles from the head, as ``n`` calls of ``draw_head`` would give them
