@@ -86,7 +86,7 @@ def test_same_seed_same_deal():
     "hands, wall, dealer, fragment",
     [(["1m"] * 4, "", 0, "seat 0 holds 1 tiles"),
      (["1111m23456789m99s"] + ["12345678s12345p"] * 3, "1m", 0, "more than 4 copies of 1m"),
-     (["123m"] * 4, "", 7, "dealer 7 out of range")],
+     (["123m"] * 4, "", 7, "dealer=7 out of range")],
 )
 def test_impossible_scenarios_raise(hands, wall, dealer, fragment):
     with pytest.raises(ValueError, match=fragment):

@@ -172,5 +172,5 @@ def test_match_runs_hands_with_dealer_rule_and_cumulative_scores_section9():
 
 
 def test_match_validation():
-    with pytest.raises(ValueError, match="at least one hand"):
+    with pytest.raises(ValueError, match="hands=0 out of range"):
         ChangshaMatch(hands=0)

@@ -12,7 +12,12 @@ The engine asks seats for decisions and applies them:
   forced discards) run until a decision is needed or the hand is over.
 
 Every state change is appended to ``events`` as a JSON-serialisable dict;
-``ChangshaGame.replay(events)`` rebuilds the identical game from them.
+``ChangshaGame.replay(events)`` rebuilds the identical game from them and
+checks every recorded event against the rebuilt one (``ReplayMismatchError``
+at the first difference).
+
+Bad input never changes state: ``step`` checks the seat and action (ints or
+numpy ints, never bools or floats) and their legality before anything happens.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from envs.changsha.patterns import (
 )
 from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
+from envs.core.checks import int_arg, seed_arg, sequence_arg
 from envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg
 from envs.core.wall import WALL_SIZE, Wall
 
@@ -80,6 +86,18 @@ _ON_DISCARD = WinContext()
 
 class IllegalActionError(ValueError):
     """An action that is not legal for that seat now; the message names seat, action and phase."""
+
+
+class ReplayMismatchError(ValueError):
+    """A recorded event differs from the one the rules produce when the log is replayed.
+
+    ``index`` is the position in the log of the first difference, ``expected`` the
+    event the rebuilt game made there (None past its end) and ``found`` the recorded one."""
+
+    def __init__(self, index: int, expected: Any, found: Any, why: str = "") -> None:
+        self.index, self.expected, self.found = index, expected, found
+        super().__init__(f"event {index} does not match the replayed game{': ' + why if why else ''}: "
+                         f"recorded {found!r}, the rules give {expected!r}")
 
 
 @dataclass(frozen=True)
@@ -160,30 +178,37 @@ class ChangshaGame:
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None,
                  dealer: int = 0) -> None:
-        config = config or RuleConfig()
+        """A seeded deal (§1). ``seed=None`` draws a seed, recorded in the deal event, so that
+        every game can be replayed."""
+        config = _config_arg(config)
+        seed = _seed(seed)
+        dealer = _check_dealer(dealer)
         rng = random.Random(seed)
         wall = Wall(_shuffled(rng))
-        _check_dealer(dealer)
         dealt = wall.draw_head_many(DEALT_TILES)
         hands = [list(pick(dealt)) for pick in _DEAL[dealer]]
-        self._setup(config, seed, dealer, hands, wall, rng, ())
+        self._setup(config, seed, dealer, hands, wall, rng, None)
 
     @classmethod
     def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int],
                       dealer: int = 0, dice: Iterable[int] = (), config: RuleConfig | None = None,
                       seed: int | None = 0) -> ChangshaGame:
         """Start from explicit concealed hands (the dealer's 14) and the undealt wall, head to
-        tail (§11). ``dice`` values are used in order by every roll before the seeded generator."""
-        _check_dealer(dealer)
+        tail (§11). ``dice`` values are used in order by every roll before the seeded generator.
+        Hands and wall are tile text or lists of kinds; an empty wall must be given explicitly."""
+        dealer = _check_dealer(dealer)
+        config = _config_arg(config)
+        seed = _seed(seed)
+        hands = sequence_arg(hands, "scenario hands")
         if len(hands) != NUM_SEATS:
             raise ValueError(f"a scenario needs {NUM_SEATS} hands, got {len(hands)}")
-        hs = [tiles_arg(h) for h in hands]
+        hs = [tiles_arg(h, f"scenario hand of seat {s}") for s, h in enumerate(hands)]
         for s, h in enumerate(hs):
             want = 14 if s == dealer else 13
             if len(h) != want:
                 raise ValueError(f"seat {s} holds {len(h)} tiles: the dealer (seat {dealer}) "
                                  f"needs 14 and every other seat 13")
-        w = tiles_arg(wall)
+        w = tiles_arg(wall, "scenario wall")
         if len(w) > WALL_SIZE - DEALT_TILES:
             raise ValueError(f"the undealt wall holds at most {WALL_SIZE - DEALT_TILES} tiles, got {len(w)}")
         if any(t >= NUM_SUITED_KINDS for t in w):
@@ -195,36 +220,66 @@ class ChangshaGame:
             counts[t] += 1
             if counts[t] > 4:
                 raise ValueError(f"the scenario holds more than 4 copies of {format([t])}")
-        dice = [int(d) for d in dice]
-        if any(not 1 <= d <= 6 for d in dice):
-            raise ValueError(f"dice values must be 1..6, got {dice}")
+        dice = [int_arg(d, f"scenario dice[{i}]", 1, 6) for i, d in enumerate(sequence_arg(dice, "scenario dice"))]
         game = cls.__new__(cls)
-        game._setup(config or RuleConfig(), seed, dealer, hs, Wall(w), random.Random(seed), dice)
+        game._setup(config, seed, dealer, hs, Wall(w), random.Random(seed), dice)
         return game
 
     @classmethod
-    def replay(cls, events: Sequence[dict[str, Any]]) -> ChangshaGame:
-        """Rebuild a game from its event log: the deal, the dice as rolled, then every action."""
-        if not events or events[0].get("type") != "deal":
-            raise ValueError("an event log starts with the 'deal' event")
-        deal = events[0]
-        dice = [v for e in events if e["type"] == "dice" for v in e["values"]]
-        game = cls.from_scenario(deal["hands"], deal["wall"], deal["dealer"], dice,
-                                 RuleConfig.from_dict(deal["config"]), deal["seed"])
-        for e in events:
-            if e["type"] == "act":
-                game.step(e["seat"], e["action"])
+    def replay(cls, events: Sequence[dict[str, Any]], verify: bool = True) -> ChangshaGame:
+        """Rebuild a game from its event log: the deal (from its seed, or the scenario with its
+        dice), then every recorded action.
+
+        With ``verify`` (default) every recorded event must equal the one the rebuilt game
+        makes, in order, to the end of the log: a tampered payment, tile, phase or dice roll,
+        or a dropped or inserted event raises ``ReplayMismatchError`` naming the first
+        difference. ``verify=False`` only re-applies the actions (faster)."""
+        events = _event_log(events)
+        game = cls._from_deal(events[0])
+        made = game.events
+        checked = 0  # events before this index are verified
+        for i, e in enumerate(events):
+            if e["type"] != "act":
+                continue
+            if verify:
+                checked = _compare(made, events, checked, i)
+            try:
+                game.step(e.get("seat"), e.get("action"))
+            except (IllegalActionError, TypeError, ValueError) as err:
+                raise ReplayMismatchError(i, None, e, f"the recorded act cannot be played ({err})") from None
+        if verify:
+            _compare(made, events, checked, max(len(made), len(events)))
         return game
 
+    @classmethod
+    def _from_deal(cls, deal: dict[str, Any]) -> ChangshaGame:
+        """The game a 'deal' event describes, before any decision."""
+        missing = [k for k in ("origin", "dealer", "seed", "config", "hands", "wall") if k not in deal]
+        if missing:
+            raise ValueError(f"the 'deal' event lacks {missing}: it needs origin, dealer, seed, config, "
+                             f"hands and wall (and dice for a scenario)")
+        if not isinstance(deal["config"], dict):
+            raise TypeError(f"the 'deal' event's config must be a dict of rule options, got {deal['config']!r}")
+        config = RuleConfig.from_dict(deal["config"])
+        if deal["origin"] == "seed":
+            if deal["seed"] is None:
+                raise ValueError("a seeded 'deal' event needs its seed")
+            return cls(config, deal["seed"], deal["dealer"])
+        if deal["origin"] == "scenario":
+            return cls.from_scenario(deal["hands"], deal["wall"], deal["dealer"], deal.get("dice", ()),
+                                     config, deal["seed"])
+        raise ValueError(f"the 'deal' event's origin is {deal['origin']!r}: allowed 'seed' or 'scenario'")
+
     # ------------------------------------------------------------------ setup
-    def _setup(self, config: RuleConfig, seed: int | None, dealer: int, hands: list[list[int]],
-               wall: Wall, rng: random.Random, dice: Iterable[int]) -> None:
+    def _setup(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]],
+               wall: Wall, rng: random.Random, dice: list[int] | None) -> None:
+        """Common start; ``dice`` is None for a seeded deal, the scenario's dice otherwise."""
         self.config = config
         self.seed = seed
         self.dealer = dealer
         self.wall = wall
         self._rng = rng
-        self._dice = deque(dice)
+        self._dice = deque(dice or ())
         # Count vectors per seat are bytearrays: list-fast to index, and the observation
         # encoder reads them as numpy arrays without copying element by element.
         self.hands: list[bytearray] = []
@@ -272,10 +327,12 @@ class ChangshaGame:
         self._haidi_kong_seat: int | None = None
         self.revealed: list[int] = []
         """Tiles drawn face up and not yet in a hand or river: 开杠 draws, the 海底 tile."""
-        self.events.append({
-            "type": "deal", "dealer": dealer, "seed": seed, "config": config.to_dict(),
-            "hands": [sorted(h) for h in hands], "wall": wall.tiles(),
-        })
+        deal = {"type": "deal", "origin": "seed" if dice is None else "scenario", "dealer": dealer,
+                "seed": seed, "config": config.to_dict(), "hands": [sorted(h) for h in hands],
+                "wall": wall.tiles()}
+        if dice is not None:
+            deal["dice"] = list(dice)
+        self.events.append(deal)
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
         self._opening_queue = [s for s in order if self._declarable(s)]
         self._next_opening()
@@ -323,11 +380,15 @@ class ChangshaGame:
         return list(self.pending.get(seat, ()))
 
     def step(self, seat: int, action: int) -> None:
-        """Apply one decision of ``seat``. Raises ``IllegalActionError`` if it is not legal."""
+        """Apply one decision of ``seat``. Raises ``IllegalActionError`` if it is not legal, and
+        ``TypeError`` for a seat or action that is not an integer; either leaves the game as it was."""
+        if type(seat) is not int:
+            seat = int_arg(seat, "seat")
+        if type(action) is not int:
+            action = int_arg(action, "action")
         legal = self.pending.get(seat)
         if legal is None or action not in legal:
             raise IllegalActionError(self._illegal_message(seat, action, legal))
-        action = int(action)
         self.events.append({"type": "act", "seat": seat, "action": action, "phase": self.phase})
         phase = self.phase
         if self._window is not None:
@@ -993,9 +1054,52 @@ def _shuffled(rng: random.Random) -> list[int]:
     return list(map(_WALL_KINDS.__getitem__, sorted(range(WALL_SIZE), key=keys.__getitem__)))
 
 
-def _check_dealer(dealer: int) -> None:
-    if not isinstance(dealer, int) or not 0 <= dealer < NUM_SEATS:
-        raise ValueError(f"dealer {dealer!r} out of range: allowed 0..{NUM_SEATS - 1}")
+def _check_dealer(dealer: Any) -> int:
+    return int_arg(dealer, "dealer", 0, NUM_SEATS - 1)
+
+
+def _config_arg(config: Any) -> RuleConfig:
+    if config is None:
+        return RuleConfig()
+    if not isinstance(config, RuleConfig):
+        raise TypeError(f"config must be a RuleConfig (or None for the mainstream preset), "
+                        f"got {type(config).__name__}: use RuleConfig.from_dict() for a dict")
+    return config
+
+
+def _seed(seed: Any) -> int:
+    """A checked seed; None draws one from the OS so the deal event can record it."""
+    seed = seed_arg(seed)
+    return random.SystemRandom().getrandbits(63) if seed is None else seed
+
+
+def _event_log(events: Any) -> list[dict[str, Any]]:
+    """Check the shape of an event log: a list of dicts, each with a 'type', the first the deal."""
+    events = sequence_arg(events, "events")
+    if not events:
+        raise ValueError("an empty event log: it starts with the 'deal' event")
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            raise TypeError(f"event {i} must be a dict, got {type(e).__name__} {e!r}")
+        if "type" not in e:
+            raise ValueError(f"event {i} has no 'type': {e!r}")
+    if events[0]["type"] != "deal":
+        raise ValueError(f"an event log starts with the 'deal' event, got {events[0]['type']!r}")
+    return events
+
+
+def _compare(made: list[dict[str, Any]], recorded: list[dict[str, Any]], start: int, upto: int) -> int:
+    """Raise ``ReplayMismatchError`` at the first index in ``start..upto-1`` where the game's
+    events and the recorded ones differ (one list ending early counts as a difference);
+    return ``upto``."""
+    if len(made) >= upto and len(recorded) >= upto and made[start:upto] == recorded[start:upto]:
+        return upto
+    for i in range(start, upto):
+        a = made[i] if i < len(made) else None
+        b = recorded[i] if i < len(recorded) else None
+        if a != b:
+            raise ReplayMismatchError(i, a, b)
+    return upto
 
 
 
@@ -1008,14 +1112,12 @@ class ChangshaMatch:
 
     def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        if not isinstance(hands, int) or hands < 1:
-            raise ValueError(f"a match needs at least one hand, got {hands!r}")
-        self.config = config or RuleConfig()
+        hands = int_arg(hands, "hands", low=1)
+        self.config = _config_arg(config)
         self.hands = hands
-        self._rng = random.Random(seed)
+        self._rng = random.Random(_seed(seed))
         # §9 / source rule A: the first dealer is drawn at random unless given.
-        self.dealer = self._rng.randrange(NUM_SEATS) if dealer is None else dealer
-        _check_dealer(self.dealer)
+        self.dealer = self._rng.randrange(NUM_SEATS) if dealer is None else _check_dealer(dealer)
         self.scores = [0] * NUM_SEATS
         self.results: list[HandResult] = []
         self.dealers: list[int] = []

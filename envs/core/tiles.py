@@ -12,6 +12,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 
+from envs.core.checks import sequence_arg
+
 NUM_SUITED_KINDS = 27
 """Kinds of Changsha mahjong (three suits, ranks 1–9)."""
 NUM_KINDS = 34
@@ -169,8 +171,11 @@ def from_counts(counts: Sequence[int]) -> list[int]:
     return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
-def tiles_arg(tiles: str | Iterable[int]) -> list[int]:
-    """Accept either tile text or an iterable of kinds (the public APIs take both)."""
+def tiles_arg(tiles: str | Sequence[int], what: str = "tiles") -> list[int]:
+    """Accept either tile text or a sequence of kinds (the public APIs take both).
+
+    Sets, dicts, None and scalars are rejected with a ``TypeError`` naming ``what``:
+    a hand is a multiset and a wall an order, which neither a set nor a dict keeps."""
     if isinstance(tiles, str):
         return parse(tiles)
-    return [check_kind(t, NUM_KINDS) for t in tiles]
+    return [check_kind(t, NUM_KINDS) for t in sequence_arg(tiles, what)]
