@@ -33,6 +33,7 @@ from envs.changsha.env import raw_env
 from envs.changsha.game import IllegalActionError
 from envs.changsha.observation import SHAPE
 from envs.changsha.rules import RuleConfig
+from envs.core.checks import int_arg
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -70,15 +71,22 @@ class SingleAgentEnv(gym.Env):
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action={illegal_action!r}: allowed 'raise' or 'penalize'")
         self.illegal_action = illegal_action
+        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)) \
+                or not np.isfinite(illegal_penalty):
+            raise ValueError(f"illegal_penalty must be a finite number, got {illegal_penalty!r}")
         self.illegal_penalty = float(illegal_penalty)
         if opponents is None:
             from agents import RandomAgent
 
             opponents = [RandomAgent(seed=i) for i in range(3)]
-        if len(opponents) != 3 or not all(callable(p) for p in opponents):
+        if isinstance(opponents, (str, dict)) or not hasattr(opponents, "__len__") or len(opponents) != 3 \
+                or not all(callable(p) for p in opponents):
             raise ValueError("opponents must be three callables policy(observation, action_mask) -> action")
-        if seat != "random" and seat not in range(4):
-            raise ValueError(f"seat must be 0..3 or 'random', got {seat!r}")
+        if seat != "random":
+            try:
+                seat = int_arg(seat, "seat", 0, 3)
+            except (TypeError, ValueError):
+                raise ValueError(f"seat must be 0..3 or 'random', got {seat!r}") from None
         self.aec = raw_env(rules=rules, reward_scale=reward_scale, render_mode=render_mode,
                            hands_per_episode=hands_per_episode)
         self.opponents = list(opponents)
@@ -112,18 +120,21 @@ class SingleAgentEnv(gym.Env):
 
     def step(self, action: int):
         me = self.aec.possible_agents[self.seat]
+        if self.aec.game is None:
+            raise IllegalActionError("step() before reset(): call reset() first")
         if self.aec.agent_selection != me or self.aec.terminations[me]:
             raise IllegalActionError("step() after the episode ended: call reset()")
-        if not 0 <= int(action) < A.NUM_ACTIONS or not self._mask[int(action)]:
+        action = int_arg(action, "action")  # 2.7 is an error, never truncated to 2
+        if not 0 <= action < A.NUM_ACTIONS or not self._mask[action]:
             legal = np.flatnonzero(self._mask).tolist()
             if self.illegal_action == "penalize":
                 obs = self._observe()
                 info = {"seat": self.seat, "phase": self._phase(), "illegal_action": True}
                 return obs, -self.illegal_penalty, False, False, info
             raise IllegalActionError(
-                f"seat {self.seat} cannot play {int(action)}: legal are {legal} "
+                f"seat {self.seat} cannot play {action}: legal are {legal} "
                 f"({', '.join(A.describe(x) for x in legal)})")
-        self.aec.step(int(action))
+        self.aec.step(action)
         reward, done = self._run_opponents()
         reward += self._carried
         self._carried = 0.0
@@ -166,7 +177,12 @@ class SingleAgentEnv(gym.Env):
             aec._cumulative_rewards[me] = 0.0
             seat = aec.agent_name_mapping[agent]
             o = aec.observe(agent)
-            aec.step(int(self._policy_of[seat](o["observation"], o["action_mask"])))
+            choice = self._policy_of[seat](o["observation"], o["action_mask"])
+            try:
+                choice = int_arg(choice, f"the action of the opponent at seat {seat}")
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"{e}: a policy returns one legal action id") from None
+            aec.step(choice)
 
     def _observe(self) -> np.ndarray:
         o = self.aec.observe(self.aec.possible_agents[self.seat])

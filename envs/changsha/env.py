@@ -44,6 +44,7 @@ from envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError
 from envs.changsha.observation import ENCODER, SHAPE, Encoder
 from envs.changsha.render import render_text
 from envs.changsha.rules import RuleConfig
+from envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 
 ENV_ID = "changsha_mahjong_v0"
 NUM_SEATS = 4
@@ -64,7 +65,7 @@ def _config(rules: str | RuleConfig | dict[str, Any]) -> RuleConfig:
         return RuleConfig.preset(rules)
     if isinstance(rules, dict):
         return RuleConfig.from_dict(rules)
-    raise ValueError(f"rules must be a preset name, a RuleConfig or a dict, got {type(rules).__name__}")
+    raise TypeError(f"rules must be a preset name, a RuleConfig or a dict, got {type(rules).__name__}")
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -78,15 +79,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
-        if not reward_scale or reward_scale <= 0:
-            raise ValueError(f"reward_scale must be positive, got {reward_scale!r}")
-        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
-            raise ValueError(f"hands_per_episode must be a positive integer, got {hands_per_episode!r}")
+        self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
+        self.hands_per_episode = int_arg(hands_per_episode, "hands_per_episode", low=1)
+        self.auto_single_actions = bool_arg(auto_single_actions, "auto_single_actions")
         self.config = _config(rules)
         self.render_mode = render_mode
-        self.reward_scale = float(reward_scale)
-        self.auto_single_actions = auto_single_actions
-        self.hands_per_episode = hands_per_episode
         self.encoder = ENCODER
         self._encode = Encoder()
         self.possible_agents = [f"player_{i}" for i in range(NUM_SEATS)]
@@ -111,6 +108,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     # ----------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = seed_arg(seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset options must be a dict (e.g. {{'scenario': {{...}}}}), "
+                            f"got {type(options).__name__}")
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         options = options or {}
@@ -122,14 +123,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if "scenario" in options:
             if self.hands_per_episode != 1:
                 raise ValueError("a scenario is one hand: use hands_per_episode=1")
-            sc = dict(options["scenario"])
+            sc = options["scenario"]
+            if not isinstance(sc, dict):
+                raise TypeError(f"the scenario must be a dict with keys hands, wall (dealer, dice), "
+                                f"got {type(sc).__name__}")
             allowed = {"hands", "wall", "dealer", "dice"}
-            if set(sc) - allowed or "hands" not in sc:
-                raise ValueError(f"a scenario takes the keys {sorted(allowed)} ('hands' required), "
-                                 f"got {sorted(sc)}")
+            if set(sc) - allowed or "hands" not in sc or "wall" not in sc:
+                raise ValueError(f"a scenario takes the keys {sorted(allowed)} ('hands' and 'wall' required; "
+                                 f"give wall='' for an empty wall), got {sorted(sc)}")
+            game = ChangshaGame.from_scenario(sc["hands"], sc["wall"], sc.get("dealer", 0),
+                                              sc.get("dice", ()), self.config, seed=game_seed)
             self.match = None
-            self.game = ChangshaGame.from_scenario(sc["hands"], sc.get("wall", ()), sc.get("dealer", 0),
-                                                   sc.get("dice", ()), self.config, seed=game_seed)
+            self.game = game
         elif self.hands_per_episode > 1:
             self.match = ChangshaMatch(self.config, self.hands_per_episode, seed=game_seed)
             self.game = self.match.game
@@ -149,6 +154,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     # ------------------------------------------------------------------ step
     def step(self, action: int | None) -> None:
+        if self.game is None:
+            raise IllegalActionError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise IllegalActionError("step() after the episode ended (every agent is done): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -56,8 +56,10 @@ class RuleConfig:
     def __post_init__(self) -> None:
         if self.extra:
             raise ValueError(f"unknown rule options {sorted(self.extra)}: allowed {option_names()}")
-        _check(self.kong_draw_count in (1, 2), "kong_draw_count", self.kong_draw_count, "1 or 2")
-        _check(self.bird_count in (0, 1, 2), "bird_count", self.bird_count, "0, 1 or 2")
+        _check(_is_int(self.kong_draw_count) and self.kong_draw_count in (1, 2), "kong_draw_count",
+               self.kong_draw_count, "the integer 1 or 2")
+        _check(_is_int(self.bird_count) and self.bird_count in (0, 1, 2), "bird_count", self.bird_count,
+               "the integer 0, 1 or 2")
         _check(self.scoring in SCORING_CHOICES, "scoring", self.scoring, SCORING_CHOICES)
         _check(self.kong_dice_overflow in OVERFLOW_CHOICES, "kong_dice_overflow",
                self.kong_dice_overflow, OVERFLOW_CHOICES)
@@ -65,10 +67,10 @@ class RuleConfig:
                      "kong_dice_choice", "kong_on_haidi", "quanqiuren", "quanqiuren_self_draw"):
             _check(isinstance(getattr(self, name), bool), name, getattr(self, name), "True or False")
         cap = self.cap_he
-        _check(cap is None or (isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1),
+        _check(cap is None or (_is_int(cap) and cap >= 1),
                "cap_he", cap, "None or a positive integer")
         wins = self.opening_wins
-        if isinstance(wins, str) or not all(w in OPENING_PATTERNS for w in wins):
+        if not isinstance(wins, (list, tuple)) or not all(isinstance(w, str) and w in OPENING_PATTERNS for w in wins):
             raise ValueError(f"opening_wins={wins!r}: allowed a tuple of names from {OPENING_PATTERNS}")
         if len(set(wins)) != len(wins):
             raise ValueError(f"opening_wins={wins!r} names a pattern twice")
@@ -79,6 +81,9 @@ class RuleConfig:
     @classmethod
     def preset(cls, name: str = "mainstream", **overrides: Any) -> RuleConfig:
         """A named preset (§10), optionally with some options changed."""
+        if "preset" in overrides:
+            raise ValueError(f"RuleConfig.preset({name!r}) got a second preset "
+                             f"{overrides['preset']!r}: name one preset")
         if name == "mainstream":
             base: dict[str, Any] = {}
         elif name == "classic":
@@ -95,6 +100,9 @@ class RuleConfig:
     @classmethod
     def from_dict(cls, options: Mapping[str, Any]) -> RuleConfig:
         """Build from a mapping (e.g. YAML); a ``preset`` key selects the base preset."""
+        if not isinstance(options, Mapping):
+            raise TypeError(f"rule options must be a mapping of option names to values, "
+                            f"got {type(options).__name__}: allowed keys {option_names()} and 'preset'")
         options = dict(options)
         if "preset" in options:
             return cls.preset(options.pop("preset"), **options)
@@ -128,6 +136,11 @@ class RuleConfig:
 def option_names() -> list[str]:
     """Names of every rule option."""
     return [f.name for f in dataclasses.fields(RuleConfig) if f.name != "extra"]
+
+
+def _is_int(x: Any) -> bool:
+    """A real integer: bools and integral floats (``2.0``) are not option integers."""
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _check(ok: bool, name: str, value: Any, allowed: Any) -> None:
