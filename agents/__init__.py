@@ -16,6 +16,9 @@ POLICY_NAMES = ("random", "greedy", "ckpt:PATH")
 
 def make_policy(name: str, seed: int | None = None):
     """A policy from its name: ``random``, ``greedy`` or ``ckpt:PATH``."""
+    if not isinstance(name, str):
+        raise ValueError(f"a policy name is a string, got {type(name).__name__} {name!r}: "
+                         f"allowed {', '.join(POLICY_NAMES)}")
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "greedy":

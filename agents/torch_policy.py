@@ -40,6 +40,28 @@ class ActorCritic(nn.Module):
         return logits, self.value(h).squeeze(-1)
 
 
+def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
+    """An ``ActorCritic`` from a self-play checkpoint; a corrupt or foreign file is a ``ValueError``
+    naming the file and what a checkpoint holds."""
+    expected = "a dict with 'state_dict', 'net_arch' and 'encoder' saved by training.selfplay_ppo"
+    try:
+        ckpt = torch.load(path, map_location=device, weights_only=False)
+    except Exception as e:
+        raise ValueError(f"checkpoint {path!r} cannot be read ({type(e).__name__}: {e}); "
+                         f"expected {expected}") from None
+    if not isinstance(ckpt, dict) or not {"state_dict", "net_arch", "encoder"} <= set(ckpt):
+        raise ValueError(f"checkpoint {path!r} is not a self-play checkpoint: expected {expected}")
+    if ckpt["encoder"] != ENCODER:
+        raise ValueError(f"checkpoint {path!r} was trained on encoder {ckpt['encoder']!r}, this env uses {ENCODER!r}")
+    net = ActorCritic(ckpt["net_arch"]).to(device)
+    try:
+        net.load_state_dict(ckpt["state_dict"])
+    except Exception as e:
+        raise ValueError(f"checkpoint {path!r}: its weights do not fit ActorCritic({ckpt['net_arch']}) ({e})") from None
+    net.eval()
+    return net
+
+
 class TorchPolicy:
     """Greedy (argmax) play from a checkpoint; ``deterministic=False`` samples instead."""
 
@@ -56,16 +78,20 @@ class TorchPolicy:
         if path.suffix == ".zip":
             from sb3_contrib import MaskablePPO
 
-            self._sb3 = MaskablePPO.load(self.path, device=device)
+            try:
+                self._sb3 = MaskablePPO.load(self.path, device=device)
+            except Exception as e:  # a corrupt or foreign zip: name the file and what was expected
+                raise ValueError(f"checkpoint {self.path!r} cannot be read as an sb3-contrib MaskablePPO "
+                                 f"model ({type(e).__name__}: {e})") from None
+            space = getattr(self._sb3, "observation_space", None)
+            if getattr(space, "shape", None) != SHAPE:
+                raise ValueError(f"checkpoint {self.path!r} expects observations of shape "
+                                 f"{getattr(space, 'shape', None)}, this env's {ENCODER!r} planes are {SHAPE}")
         elif path.suffix == ".pt":
-            ckpt = torch.load(self.path, map_location=device, weights_only=False)
-            if ckpt.get("encoder") != ENCODER:
-                raise ValueError(f"{path} was trained on encoder {ckpt.get('encoder')!r}, this env uses {ENCODER!r}")
-            self._net = ActorCritic(ckpt["net_arch"]).to(device)
-            self._net.load_state_dict(ckpt["state_dict"])
-            self._net.eval()
+            self._net = load_actor_critic(self.path, device)
         else:
-            raise ValueError(f"unknown checkpoint type {path.suffix!r}: allowed .zip (MaskablePPO) or .pt")
+            raise ValueError(f"unknown checkpoint type {path.suffix!r} of {self.path!r}: "
+                             f"allowed .zip (MaskablePPO) or .pt (self-play ActorCritic)")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 from pathlib import Path
 from typing import Any
 
@@ -10,66 +12,105 @@ class ConfigError(ValueError):
     """A run config with an unknown key, a missing key or a bad value."""
 
 
-# key -> (type or tuple of allowed values, default; REQUIRED for none)
+# key -> (type or tuple of allowed values, default (REQUIRED for none), range check or None)
 REQUIRED = object()
 
-COMMON: dict[str, tuple[Any, Any]] = {
-    "algo": (("maskable_ppo", "selfplay_ppo"), REQUIRED),
-    "run_dir": (str, "runs/train"),
-    "rules": (("mainstream", "classic"), "mainstream"),
-    "seed": (int, 0),
-    "total_timesteps": (int, 200_000),
-    "max_minutes": ((int, float), None),
-    "reward_scale": ((int, float), 10.0),
-    "net_arch": (list, [256, 256]),
-    "learning_rate": (float, 3e-4),
-    "gamma": (float, 0.99),
-    "gae_lambda": (float, 0.95),
-    "clip_range": (float, 0.2),
-    "ent_coef": (float, 0.01),
-    "vf_coef": (float, 0.5),
-    "max_grad_norm": (float, 0.5),
-    "n_epochs": (int, 4),
-    "batch_size": (int, 256),
+
+class Range:
+    """A numeric range with its description: ``Range(0, 1, low_open=True)`` is ``0 < x ≤ 1``."""
+
+    def __init__(self, low: float | None = None, high: float | None = None, *, low_open: bool = False) -> None:
+        self.low, self.high, self.low_open = low, high, low_open
+
+    def ok(self, x: float) -> bool:
+        if not math.isfinite(x):
+            return False
+        if self.low is not None and (x <= self.low if self.low_open else x < self.low):
+            return False
+        return self.high is None or x <= self.high
+
+    def __str__(self) -> str:
+        lo = "" if self.low is None else f"{self.low:g} {'<' if self.low_open else '≤'} "
+        hi = "" if self.high is None else f" ≤ {self.high:g}"
+        return f"{lo}x{hi}" + (" (finite)" if self.high is None else "")
+
+
+POSITIVE = Range(0, low_open=True)
+AT_LEAST_1 = Range(1)
+NON_NEGATIVE = Range(0)
+UNIT = Range(0, 1)
+
+COMMON: dict[str, tuple[Any, Any, Range | None]] = {
+    "algo": (("maskable_ppo", "selfplay_ppo"), REQUIRED, None),
+    "run_dir": (str, "runs/train", None),
+    "rules": (("mainstream", "classic"), "mainstream", None),
+    "seed": (int, 0, NON_NEGATIVE),
+    "total_timesteps": (int, 200_000, AT_LEAST_1),
+    "max_minutes": ((int, float), None, POSITIVE),
+    "reward_scale": ((int, float), 10.0, POSITIVE),
+    "net_arch": (list, [256, 256], None),
+    "learning_rate": (float, 3e-4, POSITIVE),
+    "gamma": (float, 0.99, Range(0, 1, low_open=True)),
+    "gae_lambda": (float, 0.95, UNIT),
+    "clip_range": (float, 0.2, POSITIVE),
+    "ent_coef": (float, 0.01, NON_NEGATIVE),
+    "vf_coef": (float, 0.5, NON_NEGATIVE),
+    "max_grad_norm": (float, 0.5, POSITIVE),
+    "n_epochs": (int, 4, AT_LEAST_1),
+    "batch_size": (int, 256, AT_LEAST_1),
 }
 
-SCHEMAS: dict[str, dict[str, tuple[Any, Any]]] = {
+SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
     "maskable_ppo": {
         **COMMON,
-        "n_envs": (int, 2),
-        "n_steps": (int, 1024),
-        "opponents": (list, ["random", "greedy"]),
-        "snapshot_every": (int, 0),
-        "checkpoint_every": (int, 50_000),
-        "progress_bar": (bool, True),
-        "tensorboard": (bool, True),
+        "n_envs": (int, 2, AT_LEAST_1),
+        "n_steps": (int, 1024, AT_LEAST_1),
+        "opponents": (list, ["random", "greedy"], None),
+        "snapshot_every": (int, 0, NON_NEGATIVE),
+        "checkpoint_every": (int, 50_000, NON_NEGATIVE),
+        "progress_bar": (bool, True, None),
+        "tensorboard": (bool, True, None),
     },
     "selfplay_ppo": {
         **COMMON,
-        "episodes_per_update": (int, 16),
-        "checkpoint_every_updates": (int, 20),
-        "device": (("cpu", "cuda", "auto"), "cpu"),
+        "episodes_per_update": (int, 16, AT_LEAST_1),
+        "checkpoint_every_updates": (int, 20, AT_LEAST_1),
+        "device": (("cpu", "cuda", "auto"), "cpu", None),
     },
 }
 
 
-def _check(key: str, value: Any, spec: Any) -> None:
-    allowed, _ = spec
+def _type_name(types: tuple[type, ...]) -> str:
+    return " or ".join("number" if t is float else t.__name__ for t in types)
+
+
+def _check(key: str, value: Any, spec: tuple[Any, Any, Range | None]) -> Any:
+    """Check one value; return it (ints given for a float key become floats)."""
+    allowed, default, rng = spec
     if isinstance(allowed, tuple) and all(isinstance(a, str) for a in allowed):
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             raise ConfigError(f"bad value {value!r} for {key!r}: allowed {list(allowed)}")
-        return
+        return value
     types = allowed if isinstance(allowed, tuple) else (allowed,)
-    if value is None and spec[1] is None:
-        return
-    if isinstance(value, bool) and bool not in types:
-        raise ConfigError(f"bad value {value!r} for {key!r}: expected {' or '.join(t.__name__ for t in types)}")
+    if value is None and default is None:
+        return value
     if float in types and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if not isinstance(value, types):
-        raise ConfigError(f"bad value {value!r} for {key!r}: expected {' or '.join(t.__name__ for t in types)}")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-        raise ConfigError(f"bad value {value!r} for {key!r}: must not be negative")
+    if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+        raise ConfigError(f"bad value {value!r} for {key!r}: expected {_type_name(types)}"
+                          + (f" with {rng}" if rng else ""))
+    if rng is not None and not rng.ok(value):
+        raise ConfigError(f"bad value {value!r} for {key!r}: allowed {rng}")
+    return value
+
+
+def _check_list(key: str, value: list[Any]) -> None:
+    if key == "net_arch":
+        if not value or not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in value):
+            raise ConfigError(f"bad value {value!r} for 'net_arch': a non-empty list of layer widths, "
+                              f"each an integer ≥ 1")
+    elif key == "opponents" and (not value or not all(isinstance(n, str) for n in value)):
+        raise ConfigError(f"bad value {value!r} for 'opponents': a non-empty list of policy names")
 
 
 def validate(raw: dict[str, Any]) -> dict[str, Any]:
@@ -86,17 +127,13 @@ def validate(raw: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, spec in schema.items():
         if key in raw:
-            _check(key, raw[key], spec)
-            value = raw[key]
-            if isinstance(spec[0], type) and spec[0] is float and isinstance(value, int):
-                value = float(value)
-            out[key] = value
+            out[key] = _check(key, raw[key], spec)
+            if isinstance(out[key], list):
+                _check_list(key, out[key])
         elif spec[1] is REQUIRED:
             raise ConfigError(f"missing config key {key!r}")
         else:
             out[key] = spec[1]
-    if out["batch_size"] < 1 or out["total_timesteps"] < 1:
-        raise ConfigError("'batch_size' and 'total_timesteps' must be at least 1")
     if algo == "maskable_ppo":
         from agents import make_policy
 
@@ -104,8 +141,31 @@ def validate(raw: dict[str, Any]) -> dict[str, Any]:
             try:
                 make_policy(name)
             except (ValueError, OSError) as e:
-                raise ConfigError(f"bad opponent {name!r} in 'opponents': {e}") from None
+                raise ConfigError(f"bad opponent {name!r} for 'opponents': {e}") from None
+    if out.get("device") == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ConfigError("'device' is 'cuda' but torch sees no CUDA device: use 'cpu' or 'auto'")
     return out
+
+
+def parse_override(item: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` from ``--set``; the value is read as YAML, and a number YAML leaves as text
+    (``3e-4``: YAML 1.1 wants ``3.0e-4``) is read as a float."""
+    import yaml
+
+    if "=" not in item:
+        raise ConfigError(f"--set takes KEY=VALUE, got {item!r}")
+    key, text = item.split("=", 1)
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ConfigError(f"--set {key}: cannot read {text!r} as a value ({e})") from None
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = float(value)
+    return key.strip(), value
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -115,8 +175,15 @@ def load(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file {str(path)!r} does not exist")
-    with path.open(encoding="utf-8") as f:
-        raw = yaml.safe_load(f) or {}
+    if not path.is_file():
+        raise ConfigError(f"config {str(path)!r} is not a file: give a YAML file such as configs/selfplay_ppo.yaml")
+    try:
+        with path.open(encoding="utf-8") as f:
+            raw = yaml.safe_load(f)
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: not valid YAML ({e})") from None
+    if raw is None:
+        raise ConfigError(f"{path}: the config is empty: it needs at least 'algo'")
     try:
         return validate(raw)
     except ConfigError as e:

@@ -16,10 +16,12 @@ import argparse
 import hashlib
 import json
 import multiprocessing as mp
+import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -198,6 +200,21 @@ def evaluate(names: Sequence[str], deals: int, rules: str | RuleConfig = "mainst
     }
 
 
+def output_path_problem(path: str | None) -> str | None:
+    """Why ``path`` cannot be written (checked before any deal is played), or None."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_dir():
+        return "is a folder, give a file name"
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        return f"its folder {str(parent)!r} does not exist"
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        return "is not writable"
+    return None
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -212,8 +229,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if args.deals < 2:
         parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
-    for name in args.policies:
-        make_policy(name)  # fail fast on a bad name or a missing checkpoint
+    if args.seed < 0:
+        parser.error(f"--seed must be 0 or more, got {args.seed}")
+    if args.workers < 1:
+        parser.error(f"--workers must be 1 or more, got {args.workers}")
+    for flag, path in (("--json", args.json), ("--png", args.png)):
+        problem = output_path_problem(path)
+        if problem:
+            parser.error(f"{flag} {path}: {problem}")
+    for name in args.policies:  # fail fast on a bad name, a missing or unreadable checkpoint
+        try:
+            make_policy(name)
+        except ValueError as e:
+            parser.error(f"bad policy {name!r}: {e}")
     report = evaluate(args.policies, args.deals, args.rules, args.seed, args.workers)
     print(report["table"])
     if args.json:

@@ -46,8 +46,9 @@ def collect(env: Any, net: ActorCritic, episodes: int, rng: np.random.Generator)
                 env.step(None)
                 continue
             with torch.no_grad():
-                o = torch.as_tensor(obs["observation"]).unsqueeze(0)
-                m = torch.as_tensor(obs["action_mask"]).unsqueeze(0)
+                device = next(net.parameters()).device
+                o = torch.as_tensor(obs["observation"], device=device).unsqueeze(0)
+                m = torch.as_tensor(obs["action_mask"], device=device).unsqueeze(0)
                 logits, value = net(o, m)
                 dist = torch.distributions.Categorical(logits=logits)
                 action = dist.sample()
@@ -89,13 +90,14 @@ def update(net: ActorCritic, opt: torch.optim.Optimizer, batch: dict[str, np.nda
            ret: np.ndarray, cfg: dict[str, Any], rng: np.random.Generator) -> dict[str, float]:
     """PPO epochs over shuffled minibatches; returns the last minibatch's losses."""
     n = len(adv)
-    t = {k: torch.as_tensor(v) for k, v in batch.items() if k in ("obs", "mask", "act", "logp")}
-    adv_t, ret_t = torch.as_tensor(adv), torch.as_tensor(ret)
+    device = next(net.parameters()).device
+    t = {k: torch.as_tensor(v, device=device) for k, v in batch.items() if k in ("obs", "mask", "act", "logp")}
+    adv_t, ret_t = torch.as_tensor(adv, device=device), torch.as_tensor(ret, device=device)
     stats: dict[str, float] = {}
     for _ in range(cfg["n_epochs"]):
         perm = rng.permutation(n)
         for start in range(0, n, cfg["batch_size"]):
-            mb = torch.as_tensor(perm[start:start + cfg["batch_size"]])
+            mb = torch.as_tensor(perm[start:start + cfg["batch_size"]], device=device)
             logits, value = net(t["obs"][mb], t["mask"][mb])
             dist = torch.distributions.Categorical(logits=logits)
             logp = dist.log_prob(t["act"][mb])
@@ -116,20 +118,23 @@ def update(net: ActorCritic, opt: torch.optim.Optimizer, batch: dict[str, np.nda
 
 
 def save(net: ActorCritic, path: Path) -> None:
-    torch.save({"state_dict": net.state_dict(), "net_arch": net.net_arch, "encoder": ENCODER}, path)
+    weights = {k: v.cpu() for k, v in net.state_dict().items()}
+    torch.save({"state_dict": weights, "net_arch": net.net_arch, "encoder": ENCODER}, path)
 
 
 def train(cfg: dict[str, Any]) -> Path:
     """Self-play PPO until ``total_timesteps`` decisions or ``max_minutes``; returns the final checkpoint."""
     torch.manual_seed(cfg["seed"])
     rng = np.random.default_rng(cfg["seed"])
-    device = "cuda" if cfg["device"] == "auto" and torch.cuda.is_available() else "cpu"
-    if device != "cpu":
-        raise ValueError("this single-file trainer runs on the CPU; set device: cpu")
+    device = cfg["device"]
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    elif device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device: cuda, but torch sees no CUDA device (use cpu or auto)")
     run_dir = Path(cfg["run_dir"])
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     env = raw_env(rules=cfg["rules"], reward_scale=cfg["reward_scale"])
-    net = ActorCritic(cfg["net_arch"])
+    net = ActorCritic(cfg["net_arch"]).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"], eps=1e-5)
     deadline = None if cfg["max_minutes"] is None else time.time() + 60 * cfg["max_minutes"]
     steps = updates = 0

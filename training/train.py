@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from training.config import ConfigError, load, validate
+from training.config import ConfigError, load, parse_override, validate
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -21,15 +21,11 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--config", required=True, help="YAML run config (configs/*.yaml)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
     args = parser.parse_args(argv)
-    import yaml
-
     try:
         cfg = load(args.config)
         for item in args.set:
-            if "=" not in item:
-                raise ConfigError(f"--set takes KEY=VALUE, got {item!r}")
-            key, value = item.split("=", 1)
-            cfg[key] = yaml.safe_load(value)
+            key, value = parse_override(item)
+            cfg[key] = value
         cfg = validate(cfg)
     except ConfigError as e:
         print(f"config error: {e}", file=sys.stderr)
