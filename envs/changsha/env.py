@@ -40,10 +40,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.changsha import actions as A
-from envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError
+from envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError, new_hand
 from envs.changsha.observation import ENCODER, SHAPE, Encoder
 from envs.changsha.render import render_text
-from envs.changsha.rules import RuleConfig
+from envs.changsha.rules import RuleConfig, as_config
 from envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 
 ENV_ID = "changsha_mahjong_v0"
@@ -56,16 +56,6 @@ def env(**kwargs: Any) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
-
-
-def _config(rules: str | RuleConfig | dict[str, Any]) -> RuleConfig:
-    if isinstance(rules, RuleConfig):
-        return rules
-    if isinstance(rules, str):
-        return RuleConfig.preset(rules)
-    if isinstance(rules, dict):
-        return RuleConfig.from_dict(rules)
-    raise TypeError(f"rules must be a preset name, a RuleConfig or a dict, got {type(rules).__name__}")
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -82,7 +72,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
         self.hands_per_episode = int_arg(hands_per_episode, "hands_per_episode", low=1)
         self.auto_single_actions = bool_arg(auto_single_actions, "auto_single_actions")
-        self.config = _config(rules)
+        self.config = as_config(rules)
         self.render_mode = render_mode
         self.encoder = ENCODER
         self._encode = Encoder()
@@ -119,7 +109,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if unknown:  # PettingZoo's api_test passes arbitrary options, so warn rather than raise
             warnings.warn(f"ignoring unknown reset options {sorted(unknown)}: allowed ['scenario']",
                           stacklevel=2)
-        game_seed = int(self._seed_rng.integers(2**63))
         if "scenario" in options:
             if self.hands_per_episode != 1:
                 raise ValueError("a scenario is one hand: use hands_per_episode=1")
@@ -132,16 +121,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 raise ValueError(f"a scenario takes the keys {sorted(allowed)} ('hands' and 'wall' required; "
                                  f"give wall='' for an empty wall), got {sorted(sc)}")
             game = ChangshaGame.from_scenario(sc["hands"], sc["wall"], sc.get("dealer", 0),
-                                              sc.get("dice", ()), self.config, seed=game_seed)
+                                              sc.get("dice", ()), self.config,
+                                              seed=int(self._seed_rng.integers(2**63)))
             self.match = None
             self.game = game
         elif self.hands_per_episode > 1:
-            self.match = ChangshaMatch(self.config, self.hands_per_episode, seed=game_seed)
+            self.match = ChangshaMatch(self.config, self.hands_per_episode,
+                                       seed=int(self._seed_rng.integers(2**63)))
             self.game = self.match.game
         else:
             self.match = None
-            self.game = ChangshaGame(self.config, seed=game_seed,
-                                     dealer=int(self._seed_rng.integers(NUM_SEATS)))
+            self.game = new_hand(self.config, self._seed_rng)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -185,18 +175,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         This runs once per decision, so it touches only what changed: rewards when a
         payment was made, infos when the phase changed.
         """
+        if self.auto_single_actions:
+            played = (self.match or self.game).play_forced()
+            if played is not None:
+                self.last_action = played
+                self.game = self.match.game if self.match is not None else self.game
         game = self.game
-        pending = game.pending
-        if self.auto_single_actions and len(pending) == 1 and len(next(iter(pending.values()))) == 1:
-            while len(pending) == 1:  # one seat with one legal action: the engine plays it
-                [(seat, acts)] = pending.items()
-                if len(acts) != 1:
-                    break
-                self._play(seat, acts[0])
-                if self._over():
-                    break
-                pending = self.game.pending
-            game = self.game
         self._credit()
         if game.done and (self.match is None or self.match.done):
             result = game.result
@@ -216,9 +200,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             if infos is None:
                 infos = self._phase_infos[game.phase] = {a: {"phase": game.phase} for a in self.possible_agents}
             self.infos = infos
-
-    def _over(self) -> bool:
-        return self.match.done if self.match is not None else self.game.done
 
     def _credit(self) -> None:
         """Rewards of this step: payments made since the last credit (opening wins mid-hand),

@@ -415,6 +415,20 @@ class ChangshaGame:
             else:
                 self._haidi_discard(seat)
 
+    def play_forced(self) -> tuple[int, int] | None:
+        """Play every decision that has one seat with one legal action (the envs'
+        ``auto_single_actions``); return the last (seat, action) played, or None."""
+        last = None
+        pending = self.pending
+        while len(pending) == 1:
+            [(seat, acts)] = pending.items()
+            if len(acts) != 1:
+                break
+            self.step(seat, acts[0])
+            last = (seat, acts[0])
+            pending = self.pending
+        return last
+
     def _illegal_message(self, seat: Any, action: Any, legal: list[int] | None) -> str:
         try:
             name = A.describe(action)
@@ -1054,6 +1068,13 @@ def _shuffled(rng: random.Random) -> list[int]:
     return list(map(_WALL_KINDS.__getitem__, sorted(range(WALL_SIZE), key=keys.__getitem__)))
 
 
+def new_hand(config: RuleConfig, rng: Any) -> ChangshaGame:
+    """The next hand of a seeded stream: its seed and dealer drawn from ``rng`` (a numpy
+    ``Generator``). The AEC env and ``VectorEnv`` both deal this way, so table ``i`` of a
+    ``VectorEnv`` plays the same hands as an AEC env reset with that table's seed."""
+    return ChangshaGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
+
+
 def _check_dealer(dealer: Any) -> int:
     return int_arg(dealer, "dealer", 0, NUM_SEATS - 1)
 
@@ -1148,6 +1169,22 @@ class ChangshaMatch:
         if self.done:
             raise IllegalActionError(f"the match is over after {self.hands} hands")
         self.game.step(seat, action)
+        self._next_hand_if_over()
+
+    def play_forced(self) -> tuple[int, int] | None:
+        """``ChangshaGame.play_forced`` across hands: a hand that ends deals the next one."""
+        last = None
+        while not self.done:
+            played = self.game.play_forced()
+            if played is None:
+                break
+            last = played
+            if not self.game.done:
+                break
+            self._next_hand_if_over()
+        return last
+
+    def _next_hand_if_over(self) -> None:
         if self.game.done:
             result = self.game.result
             assert result is not None

@@ -220,6 +220,16 @@ class Encoder:
         self.__init__()
 
     def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
+        obs = np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE).astype(np.float32)
+        wall = game.wall
+        obs[WALL] = wall.remaining / WALL_SCALE
+        obs[STACKS] = wall.stacks_left() / STACKS_SCALE
+        return obs
+
+    def planes(self, game: ChangshaGame, seat: int) -> bytes:
+        """The observation as ``NUM_CHANNELS * 27`` uint8 bytes, with the WALL and STACKS
+        planes left at zero (they are fractions: the caller fills them in, as ``__call__``
+        does for one row and ``VectorEnv`` for a whole batch)."""
         pub = self._pub
         if game is not self._game:
             self._game = game
@@ -251,8 +261,7 @@ class Encoder:
         locked, declared = game.locked, game.declared
         louhu = game.louhu[seat]
         slots = pub.slots
-        wall = game.wall
-        buf = b"".join((
+        return b"".join((
             cached[1],
             *_PUB_THERM[seat](slots),
             _therm4(unseen.to_bytes(NUM_KINDS, "little")),
@@ -267,10 +276,25 @@ class Encoder:
             _PHASE_BLOCK[game.phase],
             _FLAG_BLOCK[tuple(map(bool, _ROTATE[seat](declared)))] if any(declared) else _PAD[4],
         ))
-        obs = np.frombuffer(buf, dtype=np.uint8).reshape(SHAPE).astype(np.float32)
-        obs[WALL] = wall.remaining / 55.0
-        obs[STACKS] = wall.stacks_left() / 28.0
-        return obs
+
+
+WALL_SCALE = 55.0
+"""The WALL plane is ``tiles left / WALL_SCALE``; uint8 planes hold the count itself."""
+STACKS_SCALE = 28.0
+"""The STACKS plane is ``stacks left / STACKS_SCALE``; uint8 planes hold the count itself."""
+
+
+def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """uint8 planes (``(..., 119, 27)``, WALL and STACKS holding counts, as ``VectorEnv``
+    gives them with ``obs_dtype=np.uint8``) as the float32 observation the AEC env gives,
+    bit for bit. ``out`` (float32, same shape) is written in place when given."""
+    if out is None:
+        out = np.empty(planes.shape, dtype=np.float32)
+    np.copyto(out, planes, casting="unsafe")
+    # float64 division then one rounding to float32, as ``value / 55.0`` in Python
+    out[..., WALL, :] = planes[..., WALL, :] / WALL_SCALE
+    out[..., STACKS, :] = planes[..., STACKS, :] / STACKS_SCALE
+    return out
 
 
 def encode(game: ChangshaGame, seat: int) -> np.ndarray:

@@ -133,6 +133,17 @@ class RuleConfig:
         return self.big_win_stacking and self.scoring == "zi"
 
 
+def as_config(rules: str | RuleConfig | Mapping[str, Any]) -> RuleConfig:
+    """What the envs take as ``rules``: a preset name, a ``RuleConfig`` or a dict of options."""
+    if isinstance(rules, RuleConfig):
+        return rules
+    if isinstance(rules, str):
+        return RuleConfig.preset(rules)
+    if isinstance(rules, Mapping):
+        return RuleConfig.from_dict(rules)
+    raise TypeError(f"rules must be a preset name {PRESETS}, a RuleConfig or a dict, got {type(rules).__name__}")
+
+
 def option_names() -> list[str]:
     """Names of every rule option."""
     return [f.name for f in dataclasses.fields(RuleConfig) if f.name != "extra"]

@@ -1,0 +1,38 @@
+"""``Ruleset``: what a batched or generic runner needs to know of one regional game.
+
+Each ruleset package (``envs/changsha``, later ``envs/hangzhou``) describes
+itself with one ``Ruleset``; ``envs.vector.VectorEnv`` and the trainers take any
+of them, so they hold no ruleset-specific code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The pieces of one ruleset a runner uses (the engine's own API does the rest)."""
+
+    name: str
+    """Short name (``"changsha"``), as ``VectorEnv(ruleset=...)`` takes it."""
+    as_config: Callable[[Any], Any]
+    """``rules`` argument (preset name, config object or dict) -> the ruleset's config."""
+    new_hand: Callable[[Any, Any], Any]
+    """``(config, numpy Generator)`` -> a new game; the AEC env deals the same way."""
+    encoder: Callable[[], Any]
+    """A fresh incremental encoder with ``planes(game, seat) -> bytes`` (uint8 planes)."""
+    encoder_name: str
+    shape: tuple[int, int]
+    """Observation planes (channels, kinds)."""
+    num_actions: int
+    scalar_channels: tuple[int, ...]
+    """Channels that hold one number over a whole plane (the wall and stack counts)."""
+    scalar_scales: tuple[float, ...]
+    """Float observations hold ``value / scale`` there, uint8 ones the value itself."""
+    scalars: Callable[[Any], tuple[int, ...]]
+    """A game's values for ``scalar_channels``; ``planes()`` leaves those channels at zero."""
+    to_float: Callable[..., Any]
+    """uint8 planes (scalar planes holding values) -> the float32 observation."""

@@ -1,0 +1,237 @@
+"""``VectorEnv``: many tables stepped by one call, every pending decision one row of a batch.
+
+```python
+from envs.vector import VectorEnv
+venv = VectorEnv(num_tables=64, rules="mainstream", seed=0)
+batch = venv.reset()
+while training:
+    actions = policy(batch.obs, batch.mask)   # one row per pending decision: one forward pass
+    batch = venv.step(actions)                # actions[i] answers row i of the previous batch
+```
+
+A batch holds the decisions pending now at every table, ordered by table then
+seat: one row on a turn, several when several seats decide at once (claims on
+a discard, robbing a kong, wins on dropped tiles). Each row is that seat's own
+observation (the AEC env's encoder, bit for bit) and mask; the seats of one
+window never see each other's choices, and the engine resolves them by
+priority once all have answered, as in the AEC env.
+
+For the step just taken the batch also carries ``rewards`` (num_tables, 4):
+what each seat was paid at that step (opening wins mid-hand, the settlement
+when a hand ends), divided by ``reward_scale``, and ``hand_over``
+(num_tables,): tables whose hand ended at this step. Such a table deals its
+next hand at once, and its rows in the same batch belong to the new hand.
+A hand's rewards sum to zero and every seat receives its whole settlement,
+whether or not it decided near the end. A decision with one legal action is
+played by the engine (as the AEC env's ``auto_single_actions``).
+
+Table ``i`` deals its hands from its own seed, ``venv.table_seeds[i]``, exactly
+as an AEC env reset with that seed and then reset without one; ``seed``
+makes the whole run reproducible.
+
+Arrays are written into buffers allocated once: a batch's arrays are views
+that the next ``step`` overwrites (copy what you keep). ``obs_dtype=np.uint8``
+gives the planes as bytes (4× smaller; the wall and stack planes hold the
+counts, ``ruleset.to_float`` gives the float observation back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from envs.core.checks import int_arg, positive_float_arg, seed_arg
+from envs.core.ruleset import Ruleset
+
+NUM_SEATS = 4
+MAX_ROWS_PER_TABLE = 3
+"""At most three seats decide at once (the others on one discard)."""
+
+
+def get_ruleset(name: str | Ruleset) -> Ruleset:
+    """A ``Ruleset`` by name (``"changsha"``), or the object itself."""
+    if isinstance(name, Ruleset):
+        return name
+    if name == "changsha":
+        from envs.changsha.ruleset import CHANGSHA
+
+        return CHANGSHA
+    raise ValueError(f"unknown ruleset {name!r}: allowed 'changsha'")
+
+
+@dataclass
+class Batch:
+    """The decisions pending now (rows) and what the last step paid (per table)."""
+
+    obs: np.ndarray
+    """(B, C, K) planes, float32 or uint8, one row per pending decision."""
+    mask: np.ndarray
+    """(B, A) int8 legal-action flags of each row."""
+    table: np.ndarray
+    """(B,) table index of each row."""
+    seat: np.ndarray
+    """(B,) seat (0–3) of each row."""
+    rewards: np.ndarray
+    """(num_tables, 4) float32: what each seat was paid at the step just taken."""
+    hand_over: np.ndarray
+    """(num_tables,) bool: tables whose hand ended at the step just taken (a new one is dealt)."""
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+
+class VectorEnv:
+    """Many tables of one ruleset, stepped together (see the module docstring)."""
+
+    def __init__(self, num_tables: int = 64, rules: Any = "mainstream", seed: int | None = None,
+                 obs_dtype: Any = np.float32, reward_scale: float = 1.0,
+                 ruleset: str | Ruleset = "changsha") -> None:
+        self.ruleset = rs = get_ruleset(ruleset)
+        self.num_tables = int_arg(num_tables, "num_tables", low=1)
+        self.config = rs.as_config(rules)
+        self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
+        dtype = np.dtype(obs_dtype)
+        if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
+            raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {obs_dtype!r}")
+        self.obs_dtype = dtype
+        self._seed = seed_arg(seed)
+        rows = self.num_tables * MAX_ROWS_PER_TABLE
+        self._obs = np.zeros((rows, *rs.shape), dtype=dtype)
+        self._mask = np.zeros((rows, rs.num_actions), dtype=np.int8)
+        self._table = np.zeros(rows, dtype=np.int64)
+        self._seat = np.zeros(rows, dtype=np.int64)
+        self._rewards = np.zeros((self.num_tables, NUM_SEATS), dtype=np.float32)
+        self._hand_over = np.zeros(self.num_tables, dtype=bool)
+        self._channels = list(rs.scalar_channels)
+        self._scales = np.array(rs.scalar_scales if dtype == np.float32 else [1.0] * len(self._channels))
+        self.games: list[Any] = []
+        self.table_seeds: list[int] = []
+        self.hands_played = 0
+        self._rows: list[tuple[int, int]] = []
+        self._groups: list[tuple[int, int]] = []  # (table, rows of that table), in row order
+        self._rngs: list[np.random.Generator] = []
+        self._encoders: list[Any] = []
+        self._paid: list[list[int]] = []
+
+    # ------------------------------------------------------------------ api
+    def reset(self, seed: int | None = None) -> Batch:
+        """Deal a new hand at every table; ``seed`` (else the constructor's) fixes every table's
+        stream of hands."""
+        seed = seed_arg(seed)
+        if seed is None:
+            seed = self._seed
+        root = np.random.default_rng(seed)
+        self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
+        self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
+        self._encoders = [self.ruleset.encoder() for _ in range(self.num_tables)]
+        self.games = [None] * self.num_tables
+        self._paid = [[0] * NUM_SEATS for _ in range(self.num_tables)]
+        self._rewards[:] = 0
+        self._hand_over[:] = False
+        for t in range(self.num_tables):
+            self._deal(t)
+        return self._gather()
+
+    def step(self, actions: Any) -> Batch:
+        """Apply ``actions[i]`` for row ``i`` of the previous batch, play forced decisions, credit
+        payments, deal again where a hand ended, and return the next batch. Every action is
+        checked against its row's mask before any table changes."""
+        if not self._rows:
+            raise RuntimeError("step() before reset(): call reset() first")
+        acts = np.asarray(actions)
+        n = len(self._rows)
+        if acts.shape != (n,) or not (np.issubdtype(acts.dtype, np.integer) and acts.dtype != np.bool_):
+            raise ValueError(f"actions must be {n} integers, one per row of the last batch, "
+                             f"got {acts.dtype} array of shape {acts.shape}")
+        mask = self._mask[:n]
+        inside = (acts >= 0) & (acts < mask.shape[1])
+        legal = inside.copy()
+        legal[inside] = mask[np.flatnonzero(inside), acts[inside]] == 1
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            t, s = self._rows[i]
+            allowed = np.flatnonzero(mask[i]).tolist()
+            raise ValueError(f"row {i} (table {t}, seat {s}): action {int(acts[i])} is not legal; "
+                             f"legal are {allowed}. No table was changed.")
+        games = self.games
+        self._rewards[:] = 0
+        self._hand_over[:] = False
+        done_tables = []
+        rows = self._rows
+        acts = acts.tolist()
+        i = 0
+        for t, n in self._groups:
+            game = games[t]
+            if n == 1:
+                game.step(rows[i][1], acts[i])
+            else:  # one window: answered in the engine's asking order, as the AEC env asks
+                chosen = {rows[j][1]: acts[j] for j in range(i, i + n)}
+                for s in list(game.pending):
+                    game.step(s, chosen[s])
+            i += n
+            if game.pending:
+                game.play_forced()
+            if game.payments != self._paid[t]:
+                self._credit(t, game)
+            if game.done:
+                done_tables.append(t)
+        for t in done_tables:
+            self._hand_over[t] = True
+            self.hands_played += 1
+            self._deal(t)
+        return self._gather()
+
+    # -------------------------------------------------------------- helpers
+    def _deal(self, t: int) -> None:
+        game = self.ruleset.new_hand(self.config, self._rngs[t])
+        self.games[t] = game
+        self._paid[t] = [0] * NUM_SEATS
+        game.play_forced()
+        if game.payments != self._paid[t]:
+            self._credit(t, game)
+        if game.done:  # cannot happen in Changsha (every hand has a first discard to choose)
+            raise RuntimeError(f"table {t}: a hand ended without any decision")
+
+    def _credit(self, t: int, game: Any) -> None:
+        paid = self._paid[t]
+        scale = self.reward_scale
+        for s in range(NUM_SEATS):
+            self._rewards[t, s] += (game.payments[s] - paid[s]) / scale
+        self._paid[t] = list(game.payments)
+
+    def _gather(self) -> Batch:
+        """Rows of the pending decisions, table by table, seat by seat, into the buffers."""
+        rows = []
+        groups = []
+        planes = []
+        masks = []
+        scalars = []
+        value = self.ruleset.scalars
+        for t, game in enumerate(self.games):
+            enc = self._encoders[t].planes
+            pending = game.pending
+            seats = sorted(pending) if len(pending) > 1 else pending
+            groups.append((t, len(pending)))
+            v = value(game)
+            for s in seats:
+                rows.append((t, s))
+                planes.append(enc(game, s))
+                masks.append(game.legal_mask(s))
+                scalars.append(v)
+        n = len(rows)
+        self._rows = rows
+        self._groups = groups
+        u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.ruleset.shape)
+        obs = self._obs[:n]
+        np.copyto(obs, u8, casting="unsafe")
+        # float64 division rounded once to float32: the AEC env's ``value / scale``, bit for bit
+        obs[:, self._channels, :] = (np.array(scalars, dtype=np.float64) / self._scales)[:, :, None]
+        table = self._table[:n]
+        seat = self._seat[:n]
+        table[:], seat[:] = zip(*rows, strict=True)
+        mask = self._mask[:n]
+        mask[:] = np.frombuffer(b"".join(masks), dtype=np.int8).reshape(n, -1)
+        return Batch(obs=obs, mask=mask, table=table, seat=seat, rewards=self._rewards,
+                     hand_over=self._hand_over)

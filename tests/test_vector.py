@@ -1,0 +1,171 @@
+"""``VectorEnv``: rows equal the AEC env's observations, rewards are whole, windows are simultaneous."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.changsha import actions as A
+from envs.changsha.env import raw_env
+from envs.changsha.observation import planes_to_float
+from envs.vector import VectorEnv
+
+
+def random_actions(batch, rng):
+    return (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
+
+
+def _drive_aec(aec, chosen):
+    """Step the AEC env through the seats in ``chosen`` (seat -> action), in its own order."""
+    left = dict(chosen)
+    while left:
+        seat = aec.agent_name_mapping[aec.agent_selection]
+        aec.step(int(left.pop(seat)))
+
+
+def _finish_aec(aec):
+    while aec.agents:
+        aec.step(None)
+
+
+@pytest.mark.parametrize("obs_dtype", [np.float32, np.uint8])
+def test_rows_equal_the_aec_env_bit_for_bit(obs_dtype):
+    venv = VectorEnv(num_tables=3, seed=11, obs_dtype=obs_dtype)
+    batch = venv.reset()
+    aecs = []
+    for t in range(3):
+        e = raw_env()
+        e.reset(seed=venv.table_seeds[t])
+        aecs.append(e)
+    rng = np.random.default_rng(0)
+    hands = 0
+    compared = 0
+    while hands < 12:
+        for t, aec in enumerate(aecs):
+            rows = np.flatnonzero(batch.table == t)
+            assert sorted(aec.game.pending) == batch.seat[rows].tolist()  # every pending seat, by seat
+            for i in rows:
+                o = aec.observe(f"player_{batch.seat[i]}")
+                got = batch.obs[i] if obs_dtype == np.float32 else planes_to_float(batch.obs[i])
+                assert got.dtype == np.float32 and got.tobytes() == o["observation"].tobytes()
+                assert np.array_equal(batch.mask[i], o["action_mask"])
+                compared += 1
+        actions = random_actions(batch, rng)
+        chosen = [{} for _ in aecs]
+        for i, a in enumerate(actions):
+            chosen[batch.table[i]][int(batch.seat[i])] = a
+        batch = venv.step(actions)
+        for t, aec in enumerate(aecs):
+            _drive_aec(aec, chosen[t])
+            if batch.hand_over[t]:
+                assert all(aec.terminations.values())
+                _finish_aec(aec)
+                aec.reset()  # the table's stream continues as the AEC env's does
+                hands += 1
+            assert aec.game.events == venv.games[t].events
+    assert compared > 300
+
+
+def test_rewards_sum_to_zero_and_equal_the_settlement():
+    venv = VectorEnv(num_tables=8, seed=3, reward_scale=2.0)
+    batch = venv.reset()
+    rng = np.random.default_rng(1)
+    paid = np.zeros((8, 4))
+    checked = 0
+    while checked < 60:
+        before = list(venv.games)
+        batch = venv.step(random_actions(batch, rng))
+        paid += batch.rewards
+        for t in np.flatnonzero(batch.hand_over):
+            game = before[t]
+            assert game.done and venv.games[t] is not game  # a new hand was dealt
+            assert paid[t] == pytest.approx(np.array(game.result.payments) / 2.0)
+            assert paid[t].sum() == pytest.approx(0.0)
+            paid[t] = 0
+            checked += 1
+        # a seat with no row at this step is still paid (rewards cover all four seats)
+        assert batch.rewards.shape == (8, 4)
+
+
+def test_simultaneous_rows_resolved_by_priority():
+    """A window's seats come as rows of one batch; PENG beats CHI and HU beats both, whatever
+    the row order."""
+    venv = VectorEnv(num_tables=16, seed=5)
+    batch = venv.reset()
+    rng = np.random.default_rng(2)
+    seen_peng_over_chi = seen_multi = 0
+    for _ in range(4000):
+        actions = random_actions(batch, rng)
+        expect = []
+        for t in np.unique(batch.table):
+            rows = np.flatnonzero(batch.table == t)
+            if len(rows) < 2:
+                continue
+            seen_multi += 1
+            game = venv.games[t]
+            assert game.phase in ("claim", "rob", "kong_discard", "haidi_discard")
+            assert set(batch.seat[rows].tolist()) == set(game.pending)
+            pengs = [i for i in rows if batch.mask[i, A.PENG]]
+            chis = [i for i in rows if batch.mask[i, A.CHI_ACTIONS].any()
+                    and not batch.mask[i, A.HU]]
+            huable = [i for i in rows if batch.mask[i, A.HU]]
+            if pengs and chis and not huable and pengs[0] not in chis:
+                p, c = pengs[0], chis[0]
+                actions[p] = A.PENG
+                actions[c] = int(np.flatnonzero(batch.mask[c, A.CHI_ACTIONS])[0]) + A.CHI_ACTIONS[0]
+                for i in rows:
+                    if i not in (p, c):
+                        actions[i] = A.PASS
+                expect.append((t, int(batch.seat[p]), game))
+        batch = venv.step(actions)
+        for t, seat, game in expect:
+            assert game.melds[seat][-1].kind == "peng"
+            seen_peng_over_chi += 1
+        if seen_peng_over_chi >= 3:
+            break
+    assert seen_multi > 0 and seen_peng_over_chi >= 3
+
+
+def test_same_seed_same_run_and_auto_reset():
+    def run(seed):
+        venv = VectorEnv(num_tables=4, seed=seed, obs_dtype=np.uint8)
+        batch = venv.reset()
+        rng = np.random.default_rng(9)
+        out = []
+        for _ in range(300):
+            batch = venv.step(random_actions(batch, rng))
+            out.append((batch.obs.copy(), batch.mask.copy(), batch.table.copy(), batch.seat.copy(),
+                        batch.rewards.copy(), batch.hand_over.copy()))
+        return out, venv.hands_played
+
+    a, hands = run(7)
+    b, _ = run(7)
+    c, _ = run(8)
+    assert hands > 4  # tables dealt new hands by themselves
+    assert all(all(np.array_equal(x, y) for x, y in zip(ra, rb, strict=True)) for ra, rb in zip(a, b, strict=True))
+    assert not all(np.array_equal(ra[0], rc[0]) for ra, rc in zip(a, c, strict=True))
+
+
+def test_bad_actions_change_nothing():
+    venv = VectorEnv(num_tables=2, seed=1)
+    with pytest.raises(RuntimeError, match="before reset"):
+        venv.step([0, 0])
+    batch = venv.reset()
+    events = [list(g.events) for g in venv.games]
+    n = len(batch)
+    illegal = np.array([int(np.flatnonzero(batch.mask[i] == 0)[0]) for i in range(n)])
+    with pytest.raises(ValueError, match="row 0 .*is not legal"):
+        venv.step(illegal)
+    with pytest.raises(ValueError, match=f"actions must be {n} integers"):
+        venv.step(np.zeros(n + 1, dtype=int))
+    with pytest.raises(ValueError, match="actions must be"):
+        venv.step(np.zeros(n) + 0.5)
+    with pytest.raises(ValueError, match="is not legal"):
+        venv.step(np.full(n, 500))
+    assert [g.events for g in venv.games] == events
+    with pytest.raises(ValueError, match="obs_dtype"):
+        VectorEnv(obs_dtype=np.float64)
+    with pytest.raises(ValueError, match="num_tables=0"):
+        VectorEnv(num_tables=0)
+    with pytest.raises(ValueError, match="unknown ruleset"):
+        VectorEnv(ruleset="sichuan")
