@@ -118,7 +118,7 @@ def test_simultaneous_rows_resolved_by_priority():
                         actions[i] = A.PASS
                 expect.append((t, int(batch.seat[p]), game))
         batch = venv.step(actions)
-        for t, seat, game in expect:
+        for _t, seat, game in expect:
             assert game.melds[seat][-1].kind == "peng"
             seen_peng_over_chi += 1
         if seen_peng_over_chi >= 3:
