@@ -18,13 +18,30 @@ from envs.changsha.actions import NUM_ACTIONS
 from envs.changsha.observation import ENCODER, SHAPE
 
 
-class ActorCritic(nn.Module):
-    """MLP actor-critic over the flattened ``cs-v0`` planes, with masked policy logits."""
+ARCHS = ("mlp", "conv")
 
-    def __init__(self, net_arch: list[int] | tuple[int, ...] = (256, 256)) -> None:
+
+class ActorCritic(nn.Module):
+    """Actor-critic over the ``cs-v0`` planes with masked policy logits.
+
+    ``arch="mlp"``: the flattened planes through ``net_arch`` hidden layers.
+    ``arch="conv"``: two 1-D convolutions over the 27 kinds first (kernel 3 sees a
+    tile and its neighbours of rank ±1, so runs and their gaps are local patterns;
+    suit boundaries are kept by the zero padding of each suit's 9 positions), then
+    the hidden layers."""
+
+    def __init__(self, net_arch: list[int] | tuple[int, ...] = (256, 256), arch: str = "mlp",
+                 channels: int = 64) -> None:
         super().__init__()
-        layers: list[nn.Module] = [nn.Flatten()]
-        width = SHAPE[0] * SHAPE[1]
+        if arch not in ARCHS:
+            raise ValueError(f"arch {arch!r}: allowed {ARCHS}")
+        layers: list[nn.Module] = []
+        if arch == "conv":
+            layers += [SuitConv(SHAPE[0], channels), nn.ReLU(), SuitConv(channels, channels), nn.ReLU()]
+            width = channels * SHAPE[1]
+        else:
+            width = SHAPE[0] * SHAPE[1]
+        layers.append(nn.Flatten())
         for h in net_arch:
             layers += [nn.Linear(width, h), nn.ReLU()]
             width = h
@@ -32,6 +49,7 @@ class ActorCritic(nn.Module):
         self.policy = nn.Linear(width, NUM_ACTIONS)
         self.value = nn.Linear(width, 1)
         self.net_arch = list(net_arch)
+        self.arch = arch
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (illegal actions at -1e9) and state values."""
@@ -40,10 +58,24 @@ class ActorCritic(nn.Module):
         return logits, self.value(h).squeeze(-1)
 
 
+class SuitConv(nn.Module):
+    """Conv1d with kernel 3 over each suit's 9 kinds separately (no run across suits)."""
+
+    def __init__(self, c_in: int, c_out: int) -> None:
+        super().__init__()
+        self.conv = nn.Conv1d(c_in, c_out, kernel_size=3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        n, c, k = x.shape
+        suits = x.reshape(n, c, k // 9, 9).permute(0, 2, 1, 3).reshape(n * (k // 9), c, 9)
+        y = self.conv(suits)
+        return y.reshape(n, k // 9, -1, 9).permute(0, 2, 1, 3).reshape(n, -1, k)
+
+
 def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
     """An ``ActorCritic`` from a self-play checkpoint; a corrupt or foreign file is a ``ValueError``
     naming the file and what a checkpoint holds."""
-    expected = "a dict with 'state_dict', 'net_arch' and 'encoder' saved by training.selfplay_ppo"
+    expected = "a dict with 'state_dict', 'net_arch' and 'encoder' (and 'arch') saved by training.selfplay_ppo"
     try:
         ckpt = torch.load(path, map_location=device, weights_only=False)
     except Exception as e:
@@ -53,7 +85,10 @@ def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
         raise ValueError(f"checkpoint {path!r} is not a self-play checkpoint: expected {expected}")
     if ckpt["encoder"] != ENCODER:
         raise ValueError(f"checkpoint {path!r} was trained on encoder {ckpt['encoder']!r}, this env uses {ENCODER!r}")
-    net = ActorCritic(ckpt["net_arch"]).to(device)
+    try:
+        net = ActorCritic(ckpt["net_arch"], ckpt.get("arch", "mlp")).to(device)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"checkpoint {path!r}: bad network description ({e})") from None
     try:
         net.load_state_dict(ckpt["state_dict"])
     except Exception as e:
@@ -96,6 +131,19 @@ class TorchPolicy:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Actions for many decisions in one forward pass (the arena's batched path)."""
+        if self._net is None:
+            return np.array([self(o, m) for o, m in zip(observations, masks, strict=True)], dtype=np.int64)
+        with torch.no_grad():
+            obs = torch.as_tensor(observations, dtype=torch.float32, device=self.device)
+            logits, _ = self._net(obs, torch.as_tensor(masks, device=self.device))
+            if self.deterministic:
+                return logits.argmax(dim=-1).cpu().numpy()
+            probs = torch.softmax(logits.double(), dim=-1).cpu().numpy()
+        u = self._rng.random(len(probs))[:, None]
+        return np.minimum((probs.cumsum(axis=1) < u).sum(axis=1), probs.shape[1] - 1)
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if not action_mask.any():

@@ -73,7 +73,20 @@ SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
     },
     "selfplay_ppo": {
         **COMMON,
-        "episodes_per_update": (int, 16, AT_LEAST_1),
+        "arch": (("mlp", "conv"), "mlp", None),
+        "num_workers": (int, 2, AT_LEAST_1),
+        "tables_per_worker": (int, 64, AT_LEAST_1),
+        "steps_per_rollout": (int, 32, AT_LEAST_1),
+        "selfplay_weight": ((int, float), 1.0, NON_NEGATIVE),
+        "greedy_weight": ((int, float), 0.0, NON_NEGATIVE),
+        "snapshot_weight": ((int, float), 0.0, NON_NEGATIVE),
+        "learner_seats": (int, 1, Range(1, 3)),
+        "snapshot_every_updates": (int, 10, AT_LEAST_1),
+        "max_snapshots": (int, 5, AT_LEAST_1),
+        "bc_decisions": (int, 0, NON_NEGATIVE),
+        "bc_epochs": (int, 2, AT_LEAST_1),
+        "bc_learning_rate": (float, 1e-3, POSITIVE),
+        "init_checkpoint": (str, None, None),
         "checkpoint_every_updates": (int, 20, AT_LEAST_1),
         "device": (("cpu", "cuda", "auto"), "cpu", None),
     },
@@ -142,6 +155,12 @@ def validate(raw: dict[str, Any]) -> dict[str, Any]:
                 make_policy(name)
             except (ValueError, OSError) as e:
                 raise ConfigError(f"bad opponent {name!r} for 'opponents': {e}") from None
+    if algo == "selfplay_ppo":
+        if out["selfplay_weight"] + out["greedy_weight"] + out["snapshot_weight"] <= 0:
+            raise ConfigError("'selfplay_weight', 'greedy_weight' and 'snapshot_weight' are all 0: "
+                              "at least one kind of hand must be played")
+        if out["init_checkpoint"] is not None and not Path(out["init_checkpoint"]).is_file():
+            raise ConfigError(f"bad value {out['init_checkpoint']!r} for 'init_checkpoint': no such file")
     if out.get("device") == "cuda":
         import torch
 
