@@ -1,21 +1,25 @@
 """Policies: callables ``policy(observation, action_mask) -> action`` with an optional ``reset()``.
 
 ``make_policy(name)`` builds one from its command-line name: ``random``,
-``greedy`` or ``ckpt:path/to/model.zip`` (a trained checkpoint, needs torch).
+``greedy``, ``pretrained`` (the shipped agent) or ``ckpt:path/to/model.zip``
+(a trained checkpoint; both need torch).
 """
 
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
 
-POLICY_NAMES = ("random", "greedy", "ckpt:PATH")
+POLICY_NAMES = ("random", "greedy", "pretrained", "ckpt:PATH")
+PRETRAINED = Path(__file__).parent / "pretrained" / "changsha_strong.pt"
+"""The shipped agent (``configs/changsha_strong.yaml``; how it was made: README)."""
 
 
 def make_policy(name: str, seed: int | None = None):
-    """A policy from its name: ``random``, ``greedy`` or ``ckpt:PATH``."""
+    """A policy from its name: ``random``, ``greedy``, ``pretrained`` or ``ckpt:PATH``."""
     if not isinstance(name, str):
         raise ValueError(f"a policy name is a string, got {type(name).__name__} {name!r}: "
                          f"allowed {', '.join(POLICY_NAMES)}")
@@ -23,6 +27,10 @@ def make_policy(name: str, seed: int | None = None):
         return RandomAgent(seed=seed)
     if name == "greedy":
         return GreedyAgent()
+    if name == "pretrained":
+        if not PRETRAINED.exists():
+            raise ValueError(f"the shipped agent {PRETRAINED} is missing from this checkout")
+        return TorchPolicyLoader(str(PRETRAINED))
     if name.startswith("ckpt:"):
         return TorchPolicyLoader(name[len("ckpt:"):])
     raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")

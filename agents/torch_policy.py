@@ -17,7 +17,6 @@ from torch import nn
 from envs.changsha.actions import NUM_ACTIONS
 from envs.changsha.observation import ENCODER, SHAPE
 
-
 ARCHS = ("mlp", "conv")
 
 

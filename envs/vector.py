@@ -29,6 +29,10 @@ Table ``i`` deals its hands from its own seed, ``venv.table_seeds[i]``, exactly
 as an AEC env reset with that seed and then reset without one; ``seed``
 makes the whole run reproducible.
 
+``hands=`` replaces the seeded stream by a function ``hands(table) -> game or
+None`` (the arena plays given deals this way); a table given None stops, and
+``step`` returns an empty batch once every table has stopped.
+
 Arrays are written into buffers allocated once: a batch's arrays are views
 that the next ``step`` overwrites (copy what you keep). ``obs_dtype=np.uint8``
 gives the planes as bytes (4× smaller; the wall and stack planes hold the
@@ -87,7 +91,7 @@ class VectorEnv:
 
     def __init__(self, num_tables: int = 64, rules: Any = "mainstream", seed: int | None = None,
                  obs_dtype: Any = np.float32, reward_scale: float = 1.0,
-                 ruleset: str | Ruleset = "changsha") -> None:
+                 ruleset: str | Ruleset = "changsha", hands: Any = None) -> None:
         self.ruleset = rs = get_ruleset(ruleset)
         self.num_tables = int_arg(num_tables, "num_tables", low=1)
         self.config = rs.as_config(rules)
@@ -97,6 +101,9 @@ class VectorEnv:
             raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {obs_dtype!r}")
         self.obs_dtype = dtype
         self._seed = seed_arg(seed)
+        if hands is not None and not callable(hands):
+            raise TypeError(f"hands must be a function table -> game or None, got {type(hands).__name__}")
+        self._hands = hands
         rows = self.num_tables * MAX_ROWS_PER_TABLE
         self._obs = np.zeros((rows, *rs.shape), dtype=dtype)
         self._mask = np.zeros((rows, rs.num_actions), dtype=np.int8)
@@ -138,7 +145,7 @@ class VectorEnv:
         """Apply ``actions[i]`` for row ``i`` of the previous batch, play forced decisions, credit
         payments, deal again where a hand ended, and return the next batch. Every action is
         checked against its row's mask before any table changes."""
-        if not self._rows:
+        if not self.games:
             raise RuntimeError("step() before reset(): call reset() first")
         acts = np.asarray(actions)
         n = len(self._rows)
@@ -155,6 +162,8 @@ class VectorEnv:
             allowed = np.flatnonzero(mask[i]).tolist()
             raise ValueError(f"row {i} (table {t}, seat {s}): action {int(acts[i])} is not legal; "
                              f"legal are {allowed}. No table was changed.")
+        if not self._rows and self.games:
+            raise RuntimeError("step() after every table stopped (hands() gave None everywhere)")
         games = self.games
         self._rewards[:] = 0
         self._hand_over[:] = False
@@ -185,8 +194,10 @@ class VectorEnv:
 
     # -------------------------------------------------------------- helpers
     def _deal(self, t: int) -> None:
-        game = self.ruleset.new_hand(self.config, self._rngs[t])
+        game = self.ruleset.new_hand(self.config, self._rngs[t]) if self._hands is None else self._hands(t)
         self.games[t] = game
+        if game is None:  # this table stops
+            return
         self._paid[t] = [0] * NUM_SEATS
         game.play_forced()
         if game.payments != self._paid[t]:
@@ -210,6 +221,8 @@ class VectorEnv:
         scalars = []
         value = self.ruleset.scalars
         for t, game in enumerate(self.games):
+            if game is None:
+                continue
             enc = self._encoders[t].planes
             pending = game.pending
             seats = sorted(pending) if len(pending) > 1 else pending
@@ -223,6 +236,9 @@ class VectorEnv:
         n = len(rows)
         self._rows = rows
         self._groups = groups
+        if not n:
+            return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
+                         rewards=self._rewards, hand_over=self._hand_over)
         u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.ruleset.shape)
         obs = self._obs[:n]
         np.copyto(obs, u8, casting="unsafe")

@@ -173,7 +173,7 @@ ROWS = [
           ("selfplay_ppo", "gae_lambda", 1.01), ("selfplay_ppo", "learning_rate", math.nan),
           ("selfplay_ppo", "learning_rate", math.inf), ("selfplay_ppo", "learning_rate", 0.0),
           ("selfplay_ppo", "learning_rate", "fast"), ("maskable_ppo", "n_steps", 0), ("selfplay_ppo", "n_epochs", 0),
-          ("selfplay_ppo", "episodes_per_update", 0), ("selfplay_ppo", "checkpoint_every_updates", 0),
+          ("selfplay_ppo", "steps_per_rollout", 0), ("selfplay_ppo", "checkpoint_every_updates", 0),
           ("maskable_ppo", "n_envs", 0), ("selfplay_ppo", "net_arch", [0]), ("selfplay_ppo", "net_arch", []),
           ("selfplay_ppo", "net_arch", ["wide"]), ("selfplay_ppo", "reward_scale", 0),
           ("selfplay_ppo", "max_minutes", 0), ("selfplay_ppo", "max_minutes", -1), ("selfplay_ppo", "seed", -1),
@@ -181,7 +181,12 @@ ROWS = [
           ("maskable_ppo", "opponents", ["smart"]), ("maskable_ppo", "opponents", []),
           ("maskable_ppo", "progress_bar", 1), ("selfplay_ppo", "device", "tpu"),
           ("selfplay_ppo", "clip_range", 0.0), ("selfplay_ppo", "ent_coef", -0.01),
+          ("selfplay_ppo", "tables_per_worker", 0), ("selfplay_ppo", "learner_seats", 4),
+          ("selfplay_ppo", "greedy_weight", -1), ("selfplay_ppo", "bc_decisions", -5),
+          ("selfplay_ppo", "init_checkpoint", "missing.pt"), ("selfplay_ppo", "arch", "transformer"),
       ]],
+    ("config all weights zero", lambda: C.validate({"algo": "selfplay_ppo", "selfplay_weight": 0}),
+     C.ConfigError, "at least one kind of hand"),
 ]
 
 
@@ -250,8 +255,8 @@ def test_train_rejects_bad_files_and_overrides(tmp_path, capsys):
     empty.write_text("")
     assert "the config is empty" in _train(["--config", str(empty)], capsys)
     good = "configs/selfplay_ppo.yaml"
-    assert "bad value 0 for 'episodes_per_update'" in _train(
-        ["--config", good, "--set", "episodes_per_update=0"], capsys)
+    assert "bad value 0 for 'num_workers'" in _train(
+        ["--config", good, "--set", "num_workers=0"], capsys)
     assert "--set takes KEY=VALUE" in _train(["--config", good, "--set", "gamma"], capsys)
     assert "bad opponent 'smart'" in _train(
         ["--config", "configs/ppo_maskable.yaml", "--set", "opponents=[random, smart]"], capsys)

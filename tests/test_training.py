@@ -46,23 +46,42 @@ tensorboard: false
     legal_play(make_policy(f"ckpt:{final}"))
 
 
-def test_selfplay_ppo_short_run_saves_loadable_checkpoint(tmp_path):
+def test_imitation_then_ppo_short_run_saves_loadable_checkpoint(tmp_path):
+    """A tiny run of the vector trainer: imitation of greedy, then PPO against the whole pool
+    (self-play, greedy, snapshots) with two worker processes."""
+    import json
+
     from training.train import main
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(f"""
 algo: selfplay_ppo
 run_dir: {tmp_path / 'sp'}
-total_timesteps: 100
-episodes_per_update: 1
-batch_size: 64
-n_epochs: 1
+total_timesteps: 1500
+num_workers: 2
+tables_per_worker: 8
+steps_per_rollout: 16
+selfplay_weight: 1
+greedy_weight: 1
+snapshot_weight: 1
+snapshot_every_updates: 1
+bc_decisions: 300
+bc_epochs: 1
+arch: conv
 net_arch: [32]
+batch_size: 128
+n_epochs: 1
 checkpoint_every_updates: 1
 """)
     final = main(["--config", str(cfg)])
     assert final.suffix == ".pt" and final.exists()
-    assert list((tmp_path / "sp" / "checkpoints").glob("*.pt"))
+    assert (tmp_path / "sp" / "checkpoints" / "imitation.pt").exists()
+    assert list((tmp_path / "sp" / "checkpoints").glob("model_*.pt"))
+    log = [json.loads(line) for line in (tmp_path / "sp" / "log.jsonl").read_text().splitlines()]
+    assert log[0]["phase"] == "imitation" and log[0]["decisions"] >= 300
+    ppo = [r for r in log if r["phase"] == "ppo"]
+    assert ppo and ppo[-1]["learner_decisions"] >= 1500
+    assert any("settlement_vs_greedy" in r for r in ppo) and any("settlement_vs_snapshot" in r for r in ppo)
     legal_play(make_policy(f"ckpt:{final}"))
 
 
@@ -120,3 +139,25 @@ def test_rule_preset_files_load():
     for name in ("mainstream", "classic"):
         with open(f"configs/rules/{name}.yaml", encoding="utf-8") as f:
             assert RuleConfig.from_dict(yaml.safe_load(f)) == RuleConfig.preset(name)
+
+
+def test_batched_arena_plays_the_aec_env_hands():
+    """Deterministic policies: every (deal, rotation) of the batched arena ends as the same hand
+    played through the AEC env with ``play_episode``."""
+    import hashlib
+    import json
+
+    from training.evaluate import play_deals
+
+    names = ["greedy", "greedy", "greedy", "greedy"]
+    results = play_deals(names, [11, 12, 13], RuleConfig().to_dict(), tables=5)
+    env = raw_env()
+    greedy = make_policy("greedy")
+    for seed, deal in zip([11, 12, 13], results, strict=True):
+        play_episode(env, [greedy] * 4, seed=seed)
+        d = env.game.events[0]
+        assert deal[0]["deal"] == hashlib.sha1(json.dumps([d["hands"], d["wall"], d["dealer"]]).encode()).hexdigest()
+        for rot in deal:  # every seat is greedy, so every rotation is the AEC hand itself
+            seat_of = [(p + rot["rotation"]) % 4 for p in range(4)]
+            assert [rot["policies"][p]["settlement"] for p in range(4)] == \
+                [env.game.result.payments[s] for s in seat_of]

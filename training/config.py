@@ -79,6 +79,7 @@ SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
         "steps_per_rollout": (int, 32, AT_LEAST_1),
         "selfplay_weight": ((int, float), 1.0, NON_NEGATIVE),
         "greedy_weight": ((int, float), 0.0, NON_NEGATIVE),
+        "random_weight": ((int, float), 0.0, NON_NEGATIVE),
         "snapshot_weight": ((int, float), 0.0, NON_NEGATIVE),
         "learner_seats": (int, 1, Range(1, 3)),
         "snapshot_every_updates": (int, 10, AT_LEAST_1),
@@ -156,9 +157,9 @@ def validate(raw: dict[str, Any]) -> dict[str, Any]:
             except (ValueError, OSError) as e:
                 raise ConfigError(f"bad opponent {name!r} for 'opponents': {e}") from None
     if algo == "selfplay_ppo":
-        if out["selfplay_weight"] + out["greedy_weight"] + out["snapshot_weight"] <= 0:
-            raise ConfigError("'selfplay_weight', 'greedy_weight' and 'snapshot_weight' are all 0: "
-                              "at least one kind of hand must be played")
+        if out["selfplay_weight"] + out["greedy_weight"] + out["random_weight"] + out["snapshot_weight"] <= 0:
+            raise ConfigError("'selfplay_weight', 'greedy_weight', 'random_weight' and 'snapshot_weight' are "
+                              "all 0: at least one kind of hand must be played")
         if out["init_checkpoint"] is not None and not Path(out["init_checkpoint"]).is_file():
             raise ConfigError(f"bad value {out['init_checkpoint']!r} for 'init_checkpoint': no such file")
     if out.get("device") == "cuda":

@@ -1,23 +1,25 @@
 """``make demo``: the main job, in under 15 minutes on 2 cores.
 
 1. evaluates GreedyAgent against three RandomAgents in the duplicate arena;
-2. trains MaskablePPO for a few minutes (``configs/demo.yaml``) against random
-   and greedy opponents;
-3. evaluates the trained policy against random and against greedy players;
+2. evaluates the shipped agent (``make_policy("pretrained")``) against three
+   GreedyAgents, with its 95% confidence interval;
+3. trains self-play PPO on the vector env for a few minutes from scratch
+   (``configs/demo.yaml``) and draws its learning curve: mean settlement per
+   hand against random and greedy players versus learner decisions;
 4. leaves in ``runs/demo/``: the result tables (``results.txt``, ``*.json``),
-   the charts (``*.png``), the checkpoint (``model.zip``) and one hand played
-   by the trained agent, rendered as text (``hand.txt``).
+   the charts (``*.png``, ``learning_curve.png``), the short run's checkpoint
+   (``train/model.pt``) and one hand played by the shipped agent against three
+   greedy players, rendered as text (``hand.txt``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import time
 from pathlib import Path
 
-from agents import GreedyAgent, TorchPolicyLoader
+from agents import GreedyAgent, make_policy
 from agents.play import play_episode
 from envs.changsha.actions import describe
 from envs.changsha.env import raw_env
@@ -31,21 +33,54 @@ def decode_hand_tiles(observation) -> list[int]:
     return from_counts(decode_hand(observation))
 
 
-def play_one_hand(model: Path, out: Path, seed: int = 7) -> None:
-    """One hand: the trained agent in seat 0 against three greedy players, every decision logged."""
-    policy = TorchPolicyLoader(str(model))
+def play_one_hand(policy_name: str, out: Path, seed: int = 7) -> None:
+    """One hand: the agent in seat 0 against three greedy players, every decision logged."""
+    policy = make_policy(policy_name)
     greedy = GreedyAgent()
     env = raw_env(render_mode="ansi")
-    lines = ["One hand of Changsha mahjong: the trained agent is seat 0 (player_0), seats 1-3 are greedy.", ""]
+    lines = [f"One hand of Changsha mahjong: {policy_name} is seat 0 (player_0), seats 1-3 are greedy.", ""]
 
     def log(seat: int, obs: dict, action: int) -> None:
-        who = "trained" if seat == 0 else "greedy"
+        who = policy_name if seat == 0 else "greedy"
         hand = f"  hand {format(decode_hand_tiles(obs['observation']))}" if seat == 0 else ""
         lines.append(f"seat {seat} ({who}) in {env.game.phase}: {describe(action)}{hand}")
 
     play_episode(env, [policy, greedy, greedy, greedy], seed=seed, on_decision=log)
     lines += ["", env.render()]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def learning_curve(log_path: Path, png: Path) -> str:
+    """Mean settlement per hand of the learner against each opponent kind, per update (smoothed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [json.loads(line) for line in log_path.read_text().splitlines()]
+    rows = [r for r in rows if r.get("phase") == "ppo"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    summary = []
+    for key, label in (("vs_random", "vs 3 random"), ("vs_greedy", "vs 3 greedy")):
+        pts = [(r["learner_decisions"], r[f"settlement_{key}"], r[f"hands_{key}"]) for r in rows
+               if f"settlement_{key}" in r]
+        if not pts:
+            continue
+        x, y, w = (np.array(v, dtype=float) for v in zip(*pts, strict=True))
+        k = max(1, len(x) // 15)  # hand-weighted moving average over k updates
+        smooth = np.convolve(y * w, np.ones(k), "valid") / np.convolve(w, np.ones(k), "valid")
+        ax.plot(x[k - 1:], smooth, label=label)
+        summary.append(f"{label}: first {smooth[0]:+.2f}, last {smooth[-1]:+.2f} 片/hand")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("learner decisions")
+    ax.set_ylabel("mean settlement per hand (片)")
+    ax.set_title("self-play PPO from scratch (make demo)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return "learning curve (" + "; ".join(summary) + ")"
 
 
 def run_arena(policies: list[str], deals: int, name: str, out_dir: Path, workers: int) -> str:
@@ -61,7 +96,7 @@ def run_arena(policies: list[str], deals: int, name: str, out_dir: Path, workers
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=None, help="training minutes (default: configs/demo.yaml)")
-    parser.add_argument("--deals", type=int, default=300, help="arena deals per evaluation")
+    parser.add_argument("--deals", type=int, default=500, help="arena deals per evaluation")
     parser.add_argument("--out", default="runs/demo", help="output folder")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -69,25 +104,24 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     tables = [run_arena(["greedy", "random", "random", "random"], args.deals, "greedy_vs_random", out, args.workers)]
+    tables.append(run_arena(["pretrained", "greedy", "greedy", "greedy"], args.deals, "pretrained_vs_greedy", out,
+                            args.workers))
 
     cfg = load("configs/demo.yaml")
     cfg["run_dir"] = str(out / "train")
     if args.minutes is not None:
         cfg["max_minutes"] = args.minutes
-    print(f"\n== training MaskablePPO for {cfg['max_minutes']} minutes on {cfg['n_envs']} processes")
-    from training.maskable_ppo import train
+    print(f"\n== self-play PPO from scratch for {cfg['max_minutes']} minutes on {cfg['num_workers']} processes")
+    from training.selfplay_ppo import train
 
-    final = train(cfg)
-    model = out / "model.zip"
-    shutil.copy(final, model)
-    ckpt = f"ckpt:{model}"
-    tables.append(run_arena([ckpt, "random", "random", "random"], args.deals, "trained_vs_random", out, args.workers))
-    tables.append(run_arena([ckpt, "greedy", "greedy", "greedy"], args.deals, "trained_vs_greedy", out, args.workers))
+    train(cfg)
+    tables.append(learning_curve(out / "train" / "log.jsonl", out / "learning_curve.png"))
+    print(tables[-1])
     (out / "results.txt").write_text("\n\n".join(tables) + "\n", encoding="utf-8")
-    play_one_hand(model, out / "hand.txt")
+    play_one_hand("pretrained", out / "hand.txt")
     print(f"\nDone in {(time.time() - start) / 60:.1f} minutes. Outputs in {out}/:")
-    for name in ("results.txt", "greedy_vs_random.png", "trained_vs_random.png", "trained_vs_greedy.png",
-                 "model.zip", "hand.txt", "train/tb"):
+    for name in ("results.txt", "greedy_vs_random.png", "pretrained_vs_greedy.png", "learning_curve.png",
+                 "train/model.pt", "hand.txt"):
         print(f"  {out / name}")
 
 

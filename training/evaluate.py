@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_policy, reset_policy
-from agents.play import play_episode
+from agents import make_policy
 from envs.changsha import actions as A
-from envs.changsha.env import raw_env
+from envs.changsha.game import new_hand
 from envs.changsha.rules import RuleConfig
+from envs.vector import VectorEnv
 
 NUM_SEATS = 4
 STATS = ("settlement", "win", "self_draw", "deal_in", "big_win", "haidi_take", "kaigang")
@@ -52,71 +52,115 @@ class PolicyReport:
 
 
 # --------------------------------------------------------------------- playing
+TABLES = 64
+"""Hands in flight per process: the rows of one step go through each policy in one call."""
+
+
+def hand_stats(game: Any, seat_of: Sequence[int]) -> list[dict[str, Any]]:
+    """Per policy index, the statistics of one finished hand (``seat_of[p]``: its seat)."""
+    result = game.result
+    haidi = [0] * NUM_SEATS
+    kaigang = [0] * NUM_SEATS
+    for e in game.events:
+        if e["type"] == "act" and e["action"] == A.HAIDI_TAKE:
+            haidi[e["seat"]] += 1
+        elif e["type"] == "meld" and e.get("how") == "kaigang":
+            kaigang[e["seat"]] += 1
+    rows = []
+    for s in seat_of:
+        won = s in result.winners
+        rows.append({
+            "settlement": result.payments[s], "win": won, "self_draw": won and result.self_drawn,
+            "deal_in": bool(result.winners) and result.payer == s,
+            "big_win": won and result.he.get(s, 0) > 0, "haidi_take": haidi[s], "kaigang": kaigang[s],
+        })
+    return rows
+
+
+def _act(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A policy's actions for several rows: one batched call when it has ``act_batch``."""
+    batched = getattr(policy, "act_batch", None)
+    if batched is not None:
+        return np.asarray(batched(obs, mask), dtype=np.int64)
+    return np.array([int(policy(o, m)) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
+
+
+def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any], tables: int = TABLES,
+               policy_seed: int = 0) -> list[list[dict[str, Any]]]:
+    """Play every deal of ``seeds`` in all four rotations, ``tables`` hands at a time through
+    ``VectorEnv``; per deal, per rotation, each policy's statistics. Deal ``s`` is the hand the
+    AEC env deals after ``reset(seed=s)``."""
+    config = RuleConfig.from_dict(rules)
+    policies = [make_policy(n, seed=policy_seed + i) for i, n in enumerate(names)]
+    jobs = iter([(i, seed, rotation) for i, seed in enumerate(seeds) for rotation in range(NUM_SEATS)])
+    job_of: dict[int, tuple[int, int, int]] = {}
+
+    def next_hand(t: int) -> Any:
+        job = next(jobs, None)
+        if job is None:
+            return None
+        job_of[t] = job
+        return new_hand(config, np.random.default_rng(job[1]))
+
+    venv = VectorEnv(num_tables=min(tables, 4 * len(seeds)), rules=config, hands=next_hand)
+    out: list[list[dict[str, Any] | None]] = [[None] * NUM_SEATS for _ in seeds]
+    batch = venv.reset()
+    while len(batch):
+        rotation = np.array([job_of[t][2] for t in batch.table.tolist()])
+        index = (batch.seat - rotation) % NUM_SEATS  # policy p sits at seat (p + rotation) % 4
+        actions = np.zeros(len(batch), dtype=np.int64)
+        for p, policy in enumerate(policies):
+            rows = np.flatnonzero(index == p)
+            if len(rows):
+                actions[rows] = _act(policy, batch.obs[rows], batch.mask[rows])
+        finished = {t: (venv.games[t], job_of[t]) for t in set(batch.table.tolist())}
+        batch = venv.step(actions)
+        for t in np.flatnonzero(batch.hand_over).tolist():
+            game, (i, _, rot) = finished[t]
+            seat_of = [(p + rot) % NUM_SEATS for p in range(NUM_SEATS)]
+            deal = game.events[0]
+            layout = json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()
+            out[i][rot] = {"rotation": rot, "deal": hashlib.sha1(layout).hexdigest(),
+                           "policies": hand_stats(game, seat_of)}
+    return out  # type: ignore[return-value]
+
+
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(names: Sequence[str], rules: dict[str, Any]) -> None:
-    _WORKER["policies"] = [make_policy(n, seed=i) for i, n in enumerate(names)]
-    _WORKER["env"] = raw_env(rules=RuleConfig.from_dict(rules))
+def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int) -> None:
+    _WORKER.update(names=list(names), rules=rules, tables=tables)
 
 
-def play_deal(deal_seed: int) -> list[dict[str, Any]]:
-    """Play one deal in every rotation; per rotation, per policy index, the hand's statistics."""
-    env = _WORKER["env"]
-    policies = _WORKER["policies"]
-    out = []
-    for rotation in range(NUM_SEATS):
-        seat_of = [(p + rotation) % NUM_SEATS for p in range(NUM_SEATS)]
-        by_seat = [policies[(s - rotation) % NUM_SEATS] for s in range(NUM_SEATS)]
-        for p, policy in enumerate(policies):
-            reset_policy(policy, (deal_seed * 16 + rotation * 4 + p) % 2**31)
-        play_episode(env, by_seat, seed=deal_seed)
-        game = env.game
-        deal = game.events[0]
-        layout = json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()
-        fingerprint = hashlib.sha1(layout).hexdigest()
-        result = game.result
-        haidi = [0] * NUM_SEATS
-        kaigang = [0] * NUM_SEATS
-        for e in game.events:
-            if e["type"] == "act" and e["action"] == A.HAIDI_TAKE:
-                haidi[e["seat"]] += 1
-            elif e["type"] == "meld" and e.get("how") == "kaigang":
-                kaigang[e["seat"]] += 1
-        rows = []
-        for p in range(NUM_SEATS):
-            s = seat_of[p]
-            won = s in result.winners
-            rows.append({
-                "settlement": result.payments[s], "win": won, "self_draw": won and result.self_drawn,
-                "deal_in": bool(result.winners) and result.payer == s,
-                "big_win": won and result.he.get(s, 0) > 0, "haidi_take": haidi[s], "kaigang": kaigang[s],
-            })
-        out.append({"rotation": rotation, "deal": fingerprint, "policies": rows})
-    return out
+def _play_chunk(chunk: tuple[int, list[int]]) -> list[list[dict[str, Any]]]:
+    index, seeds = chunk
+    return play_deals(_WORKER["names"], seeds, _WORKER["rules"], _WORKER["tables"], policy_seed=1000 * index)
 
 
 def run_deals(names: Sequence[str], deals: int, rules: RuleConfig, seed: int = 0, workers: int = 1,
-              progress: bool = True) -> list[list[dict[str, Any]]]:
-    """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; results in deal order."""
+              progress: bool = True, tables: int = TABLES) -> list[list[dict[str, Any]]]:
+    """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; results in deal order.
+    Deals are split into chunks played by ``workers`` processes, each batching ``tables`` hands."""
     if len(names) != NUM_SEATS:
         raise ValueError(f"the arena seats exactly 4 policies, got {len(names)}: {list(names)}")
     seeds = list(range(seed, seed + deals))
+    size = max(tables // NUM_SEATS, 1) * 2
+    chunks = list(enumerate(seeds[i:i + size] for i in range(0, deals, size)))
     results: list[list[dict[str, Any]]] = []
     start = time.time()
-    if workers <= 1:
-        _init_worker(names, rules.to_dict())
-        iterator = map(play_deal, seeds)
-        pool = None
+    _init_worker(names, rules.to_dict(), tables)
+    pool = None
+    if workers > 1 and len(chunks) > 1:
+        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict(), tables))
+        iterator = pool.imap(_play_chunk, chunks)
     else:
-        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict()))
-        iterator = pool.imap(play_deal, seeds, chunksize=4)
+        iterator = map(_play_chunk, chunks)
     try:
-        for i, r in enumerate(iterator, 1):
-            results.append(r)
-            if progress and (i % max(1, deals // 20) == 0 or i == deals):
-                rate = i / max(time.time() - start, 1e-9)
-                print(f"\r  deals {i}/{deals}  ({rate:.1f}/s, {(deals - i) / rate:.0f}s left)  ",
+        for part in iterator:
+            results.extend(part)
+            if progress:
+                rate = len(results) / max(time.time() - start, 1e-9)
+                print(f"\r  deals {len(results)}/{deals}  ({rate:.1f}/s, {(deals - len(results)) / rate:.0f}s left)  ",
                       end="", file=sys.stderr, flush=True)
     finally:
         if pool is not None:

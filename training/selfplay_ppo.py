@@ -8,8 +8,9 @@ Every hyper-parameter comes from the YAML config (``configs/selfplay_ppo.yaml``,
    step every pending decision is one row; the rows of each policy go through
    that policy in one forward pass. Every hand seats a mix drawn from the pool:
    the learner at all four seats (self-play, weight ``selfplay_weight``), or
-   ``learner_seats`` learner seats against ``GreedyAgent`` (``greedy_weight``) or
-   a frozen snapshot of the learner (``snapshot_weight``).
+   ``learner_seats`` learner seats against ``GreedyAgent`` (``greedy_weight``),
+   uniformly random play (``random_weight``) or a frozen snapshot of the learner
+   (``snapshot_weight``).
 2. A **transition** is one learner decision. Its reward is everything that seat
    was paid until its next decision (payments before its first decision of a
    hand go to that first decision), so every settlement reaches every seat.
@@ -44,7 +45,8 @@ from agents.torch_policy import ActorCritic, load_actor_critic
 from envs.changsha.observation import ENCODER, planes_to_float
 from envs.vector import VectorEnv
 
-LEARNER, GREEDY = 0, 1  # seat roles; snapshot k plays as role 2 + k
+LEARNER, GREEDY, RANDOM = 0, 1, 2  # seat roles; snapshot k plays as role 3 + k
+SNAPSHOT = 3
 
 
 # ------------------------------------------------------------------ storage
@@ -128,7 +130,7 @@ class Rollout:
         keep = np.flatnonzero(~a["complete"][:n])
         remap = np.full(n + 1, -1, np.int64)  # index n stands for -1
         remap[keep] = np.arange(len(keep))
-        for name, arr in a.items():
+        for arr in a.values():
             arr[:len(keep)] = arr[keep]
         a["next"][:len(keep)] = remap[a["next"][:len(keep)]]
         self.last = remap[self.last]
@@ -152,11 +154,14 @@ def _policy_actions(net: ActorCritic, obs_u8: np.ndarray, mask: np.ndarray, rng:
 
 def _draw_roles(cfg: dict[str, Any], rng: np.random.Generator, snapshots: int) -> np.ndarray:
     """Seat roles of a new hand: all learner, or learner seats against greedy or a snapshot."""
-    weights = np.array([cfg["selfplay_weight"], cfg["greedy_weight"], cfg["snapshot_weight"] if snapshots else 0.0])
-    kind = rng.choice(3, p=weights / weights.sum())
+    weights = np.array([cfg["selfplay_weight"], cfg["greedy_weight"], cfg["random_weight"],
+                        cfg["snapshot_weight"] if snapshots else 0.0])
+    if not weights.any():  # only snapshots asked for, none made yet: self-play meanwhile
+        return np.zeros(4, np.int64)
+    kind = rng.choice(4, p=weights / weights.sum())
     if kind == 0:
         return np.zeros(4, np.int64)
-    opponent = GREEDY if kind == 1 else 2 + int(rng.integers(snapshots))
+    opponent = (GREEDY, RANDOM, SNAPSHOT + int(rng.integers(max(snapshots, 1))))[kind - 1]
     roles = np.full(4, opponent, np.int64)
     roles[rng.choice(4, cfg["learner_seats"], replace=False)] = LEARNER
     return roles
@@ -210,8 +215,11 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
                 act, logp, val = _policy_actions(net, obs, mask, rng)
                 actions[learner] = act
                 store.add(batch.table[learner], batch.seat[learner], obs, mask, act, logp, val)
+            rows = np.flatnonzero(row_roles == RANDOM)
+            if len(rows):
+                actions[rows] = (rng.random((len(rows), rs.num_actions)) * batch.mask[rows]).argmax(axis=1)
             for k, snap in enumerate(snapshots):
-                rows = np.flatnonzero(row_roles == 2 + k)
+                rows = np.flatnonzero(row_roles == SNAPSHOT + k)
                 if len(rows):
                     actions[rows] = _policy_actions(snap, batch.obs[rows], batch.mask[rows], rng)[0]
             rows = np.flatnonzero(row_roles == GREEDY)
@@ -307,7 +315,7 @@ def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.n
             opt.step()
             correct += int((logits.argmax(-1) == a).sum())
             total += len(mb)
-        stats = {"bc_cross_entropy": float(ce), "bc_value_loss": float(v_loss), "bc_accuracy": correct / total}
+        stats = {"bc_cross_entropy": ce.item(), "bc_value_loss": v_loss.item(), "bc_accuracy": correct / total}
     return stats
 
 
@@ -353,7 +361,7 @@ def _summary(stats: list[tuple[int, float]], reward_scale: float) -> dict[str, f
     """Mean settlement per hand of a learner seat, by opponent kind (in 片, unscaled)."""
     out = {}
     for name, pick in (("selfplay", lambda r: r == LEARNER), ("vs_greedy", lambda r: r == GREEDY),
-                       ("vs_snapshot", lambda r: r >= 2)):
+                       ("vs_random", lambda r: r == RANDOM), ("vs_snapshot", lambda r: r >= SNAPSHOT)):
         vals = [v for r, v in stats if pick(r)]
         if vals:
             out[f"settlement_{name}"] = float(np.mean(vals)) * reward_scale
