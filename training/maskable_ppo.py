@@ -109,12 +109,43 @@ def train(cfg: dict[str, Any]) -> Path:
                 self.training_env.env_method("add_opponent", f"ckpt:{path}")
             return True
 
+    class DeadlineBar(BaseCallback):
+        """Progress towards ``max_minutes`` (a time-bounded run ends at its deadline, so a bar
+        over ``total_timesteps`` would promise hours that never come)."""
+
+        def __init__(self, minutes: float) -> None:
+            super().__init__()
+            self.seconds = 60 * minutes
+            self.start = time.time()
+            self.bar: Any = None
+
+        def _on_training_start(self) -> None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=round(self.seconds), unit="s", desc="time to deadline",
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} s "
+                                       "[{remaining} left{postfix}]")
+
+        def _on_step(self) -> bool:
+            if self.n_calls % 256 == 0:
+                self.bar.n = min(round(time.time() - self.start), self.bar.total)
+                self.bar.set_postfix_str(f"{self.num_timesteps:,} steps", refresh=True)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.n = min(round(time.time() - self.start), self.bar.total)
+            self.bar.close()
+
+    show_bar = cfg["progress_bar"] and _has_progress_bar()
+    timed = cfg["max_minutes"] is not None
     callbacks = [TimeLimit(cfg["max_minutes"]), Snapshots(cfg["snapshot_every"])]
+    if show_bar and timed:
+        callbacks.append(DeadlineBar(cfg["max_minutes"]))
     if cfg["checkpoint_every"]:
         every = max(1, cfg["checkpoint_every"] // cfg["n_envs"])
         callbacks.append(CheckpointCallback(every, str(run_dir / "checkpoints"), name_prefix="model"))
     model.learn(total_timesteps=cfg["total_timesteps"], callback=CallbackList(callbacks),
-                progress_bar=cfg["progress_bar"] and _has_progress_bar())
+                progress_bar=show_bar and not timed)
     final = run_dir / "model.zip"
     model.save(final)
     venv.close()
