@@ -1,6 +1,6 @@
 # make demo  — the main job (creates .venv and installs what it needs)
 # make test  — lint + the test suite
-# make bench — speed figures of the rules core and engine
+# make bench — speed figures: rules core, engine, envs, trainer, arena
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -35,8 +35,8 @@ lint: $(STAMP)
 test: $(TRAIN_STAMP) lint
 	$(PY) -m pytest
 
-bench: $(STAMP)
-	$(PY) -m training.bench
+bench: $(TRAIN_STAMP)
+	$(PY) -m training.bench --trainer
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

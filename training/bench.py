@@ -3,7 +3,13 @@
 Targets: waits() ≥ 50,000 hands/s and complete-shape check ≥ 500,000 hands/s on
 random hands (rules core); ≥ 400 random-play hands/s on the engine (random
 legal actions, both presets); ≥ 20,000 AEC decisions/s through the PettingZoo
-env with random masked actions, observation and mask built every step.
+env with random masked actions, observation and mask built every step;
+≥ 40,000 decisions/s through ``VectorEnv`` (64 tables, observations and masks,
+random masked actions drawn for the whole batch at once).
+
+``--trainer`` adds the end-to-end self-play PPO throughput on all cores
+(collection and learning, ``configs/selfplay_ppo.yaml`` for one minute) and the
+arena's speed for a checkpoint against three greedy players.
 """
 
 from __future__ import annotations
@@ -93,6 +99,65 @@ def aec_rate(min_time: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
+def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64) -> float:
+    """Decisions per second through ``VectorEnv``: every row's observation and mask, random legal
+    actions for the whole batch in one numpy call, ``step()``."""
+    import numpy as np
+
+    from envs.vector import VectorEnv
+
+    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype))
+    rng = np.random.default_rng(0)
+    batch = venv.reset()
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_time:
+        actions = (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
+        decisions += len(actions)
+        batch = venv.step(actions)
+    return decisions / (time.perf_counter() - start)
+
+
+def trainer_rates(minutes: float) -> dict[str, float]:
+    """End-to-end self-play PPO (both cores): decisions per second, split into collection and learning."""
+    import json
+    import tempfile
+
+    from training.config import load
+    from training.selfplay_ppo import train
+
+    cfg = load("configs/selfplay_ppo.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6)
+        train(cfg)
+        with open(f"{tmp}/log.jsonl", encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f][1:]  # the first update warms up
+    collect = sum(r["collect_seconds"] for r in rows)
+    learn = sum(r["learn_seconds"] for r in rows)
+    decisions = sum(r["env_decisions"] for r in rows)
+    return {"end to end": decisions / (collect + learn), "collection": decisions / collect,
+            "learning": decisions / learn, "collect share": collect / (collect + learn)}
+
+
+def arena_rate(deals: int) -> float:
+    """Deals per second (each in 4 rotations) for a checkpoint against three greedy players, 2 processes."""
+    import tempfile
+
+    import torch
+
+    from agents.torch_policy import ActorCritic
+    from envs.changsha.observation import ENCODER
+    from training.evaluate import run_deals
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/net.pt"
+        net = ActorCritic([256], "conv")
+        torch.save({"state_dict": net.state_dict(), "net_arch": [256], "arch": "conv", "encoder": ENCODER}, path)
+        start = time.perf_counter()
+        run_deals([f"ckpt:{path}", "greedy", "greedy", "greedy"], deals, RuleConfig(), workers=2, progress=False)
+        return deals / (time.perf_counter() - start)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=20000, help="distinct random hands")
@@ -100,6 +165,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3,
                         help="measurements per figure; the best is reported (as timeit does: the others "
                              "were slowed by other load on the machine)")
+    parser.add_argument("--trainer", action="store_true",
+                        help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
     args = parser.parse_args(argv)
 
     def best(measure: Callable[[], float]) -> float:
@@ -118,6 +185,15 @@ def main(argv: list[str] | None = None) -> None:
         rows.append((f"engine random-play hands ({preset})", hands_s, 400))
         rows.append((f"engine decisions ({preset})", steps_s, 0))
     rows.append(("AEC env decisions (obs + mask each step)", best(lambda: aec_rate(args.seconds)), 20_000))
+    rows.append(("VectorEnv decisions, float32 (64 tables)", best(lambda: vector_rate(args.seconds)), 40_000))
+    rows.append(("VectorEnv decisions, uint8 (64 tables)", best(lambda: vector_rate(args.seconds, "uint8")), 40_000))
+    if args.trainer:
+        rates = trainer_rates(1.0)
+        rows.append(("self-play PPO end to end, 2 cores", rates["end to end"], 2_500))
+        rows.append(("  of which collection alone", rates["collection"], 0))
+        rows.append(("  of which learning alone", rates["learning"], 0))
+        rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
+        rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(60), 30))
     print(f"{'measure':<40}{'per second':>14}{'target':>12}")
     for name, value, target in rows:
         flag = "" if not target else "ok" if value >= target else "BELOW TARGET"
