@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.changsha import actions as A
 from envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
-from envs.changsha.patterns import shanten
+from envs.changsha.patterns import shanten, shanten_after_draw
 
 NUM_KINDS = 27
 
@@ -131,17 +131,5 @@ def _plus(counts: list[int], t: int, value: int) -> list[int]:
 
 def _improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
-    total = 0
-    for k in range(NUM_KINDS):
-        if not unseen[k]:
-            continue
-        r = k % 9
-        near = hand[k] or (r >= 1 and hand[k - 1]) or (r <= 7 and hand[k + 1]) \
-            or (r >= 2 and hand[k - 2]) or (r <= 6 and hand[k + 2]) or r in (1, 4, 7)
-        if not near:
-            continue
-        hand[k] += 1
-        if shanten(hand, melded, n) < current:
-            total += unseen[k]
-        hand[k] -= 1
-    return total
+    after = shanten_after_draw(hand, melded, n)
+    return sum(unseen[k] for k in range(NUM_KINDS) if unseen[k] and after[k] < current)

@@ -332,3 +332,29 @@ def test_shanten_zero_iff_some_wait_kind(position):
     # waits ignoring the four-copies rule: shanten cannot see which copies exist
     completing = [k for k in range(27) if brute.complete([x + (i == k) for i, x in enumerate(c)], melds)]
     assert (shanten(c, melded, len(melds)) <= 0) == bool(completing), (format(concealed), melds, held)
+
+
+@settings(max_examples=400)
+@given(st.data())
+def test_shanten_after_draw_equals_shanten_of_each_draw(data):
+    """The one-pass 进张 table agrees with ``shanten`` of the hand plus each kind."""
+    from envs.changsha.patterns import shanten, shanten_after_draw
+
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    melds = data.draw(st.integers(0, 3))
+    wall = [k for k in range(27) for _ in range(4)]
+    if data.draw(st.booleans()):
+        wall = [k for k in wall if k % 9 in (1, 4, 7)] * 2  # all-将 hands too
+    tiles = rng.sample(wall, 13 - 3 * melds)
+    c = [0] * 27
+    for t in tiles:
+        c[t] = min(4, c[t] + 1)
+    melded = [0] * 27
+    for _ in range(melds):
+        melded[rng.choice([1, 4, 7, 10, 13, 16, 19, 22, 25] if data.draw(st.booleans()) else range(27))] += 3
+    after = shanten_after_draw(c, melded, melds)
+    for k in range(27):
+        if c[k] < 4:
+            c[k] += 1
+            assert after[k] == shanten(c, melded, melds), (c, k)
+            c[k] -= 1

@@ -20,9 +20,10 @@ from envs.core.shapes import (
     seven_pairs_wait_mask,
     standard_pair_mask,
     standard_shanten,
+    standard_shanten_after_draw,
     standard_wait_mask,
 )
-from envs.core.tiles import NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
+from envs.core.tiles import JIANG_KINDS, NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
 
 # Meld kinds (面子). Every kong is shown face up in Changsha (§6), but a
 # concealed kong (暗杠) still differs for 全求人 and 豪华将将胡.
@@ -159,6 +160,27 @@ def shanten(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
         non_jiang = n - (c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25])
         best = min(best, non_jiang - (1 if n % 3 == 2 else 0))
     return best
+
+
+def shanten_after_draw(c: Sequence[int], melded: Sequence[int], num_melds: int) -> list[int]:
+    """``shanten(c + one tile of kind k, melded, num_melds)`` for every kind k at once (9 where
+    ``c`` holds all four copies): what a draw of each kind would make of the hand (进张)."""
+    out = standard_shanten_after_draw(c, num_melds)
+    pairs = sum(x // 2 for x in c)
+    jiang = _all_jiang(melded)
+    if jiang:
+        n = sum(c) + 1
+        non_jiang = n - 1 - sum(c[k] for k in ALL_JIANG_KINDS) - (1 if n % 3 == 2 else 0)
+    for k in range(NUM_SUITED_KINDS):
+        if c[k] >= 4:
+            continue
+        best = out[k]
+        if num_melds == 0:
+            best = min(best, 6 - min(7, pairs + (c[k] & 1)))
+        if jiang:
+            best = min(best, non_jiang + (0 if k in JIANG_KINDS else 1))
+        out[k] = best
+    return out
 
 
 def is_ready(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> bool:

@@ -255,6 +255,67 @@ def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
     return best
 
 
+def standard_shanten_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
+    """``standard_shanten`` of ``c`` plus one tile of each kind (27 values; 9 where all four
+    copies are already in ``c``). A drawn tile changes one suit only, so the other two suits'
+    blocks are combined once per suit instead of once per kind, and a tile with no neighbour
+    within two ranks (nor a copy) forms no block: it leaves the shanten as it is."""
+    b = bytes(c)
+    keys = [b[0:9], b[9:18], b[18:27]]
+    blocks = [_suit_blocks(k) for k in keys]
+    base = _combine(blocks[0], _pareto_pairs(blocks[1], blocks[2]), melds)
+    out = [9] * (3 * SUIT_LEN)
+    for j in range(3):
+        o1, o2 = (blocks[x] for x in range(3) if x != j)
+        rest = _pareto_pairs(o1, o2)
+        key = bytearray(keys[j])
+        held = sum(1 << r for r in range(SUIT_LEN) if key[r])
+        for r in range(SUIT_LEN):
+            if key[r] >= 4:
+                continue
+            if not held & _NEAR[r]:
+                out[SUIT_LEN * j + r] = base
+                continue
+            key[r] += 1
+            out[SUIT_LEN * j + r] = _combine(_suit_blocks(bytes(key)), rest, melds)
+            key[r] -= 1
+    return out
+
+
+_NEAR = [sum(1 << x for x in range(max(0, r - 2), min(SUIT_LEN, r + 3))) for r in range(SUIT_LEN)]
+"""Ranks within two of rank r (r included): a drawn tile with none of them held forms no block."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _pareto_pairs(o1: Sequence[tuple[int, int, int]], o2: Sequence[tuple[int, int, int]],
+                  ) -> tuple[tuple[int, int, int], ...]:
+    """Pareto-best (sets, partial sets, head) of two suits' blocks together."""
+    found = {(m1 + m2, t1 + t2, p1 + p2) for m1, t1, p1 in o1 for m2, t2, p2 in o2 if p1 + p2 <= 1}
+    return tuple(x for x in found
+                 if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found))
+
+
+@lru_cache(maxsize=1 << 16)
+def _combine(one: Sequence[tuple[int, int, int]], rest: Sequence[tuple[int, int, int]], melds: int) -> int:
+    """The standard shanten of one suit's blocks with the Pareto blocks of the other two."""
+    best = 8
+    for m0, t0, p0 in one:
+        for m1, t1, p1 in rest:
+            p = p0 + p1
+            if p > 1:
+                continue
+            m = m0 + m1 + melds
+            if m > 4:
+                m = 4
+            t = t0 + t1
+            if t > 4 - m:
+                t = 4 - m
+            s = 8 - 2 * m - t - p
+            if s < best:
+                best = s
+    return best
+
+
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
     return 6 - min(7, sum(x // 2 for x in c))
