@@ -197,13 +197,18 @@ def test_bad_input_is_a_clear_error(call, error, fragment):
 
 
 # ------------------------------------------------------------------ command lines
-def _evaluate(argv, capsys):
-    from training.evaluate import main
+def _rejected(module, argv, capsys):
+    """Run a command line that must stop with exit code 2; return what it printed on stderr."""
+    import importlib
 
     with pytest.raises(SystemExit) as e:
-        main(argv)
+        importlib.import_module(module).main(argv)
     assert e.value.code == 2
     return capsys.readouterr().err
+
+
+def _evaluate(argv, capsys):
+    return _rejected("training.evaluate", argv, capsys)
 
 
 def test_evaluate_rejects_bad_arguments_before_playing(tmp_path, capsys):
@@ -238,12 +243,7 @@ def test_evaluate_names_a_foreign_checkpoint(tmp_path, capsys):
 
 
 def _train(argv, capsys):
-    from training.train import main
-
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    assert e.value.code == 2
-    return capsys.readouterr().err
+    return _rejected("training.train", argv, capsys)
 
 
 def test_train_rejects_bad_files_and_overrides(tmp_path, capsys):

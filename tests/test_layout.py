@@ -7,7 +7,7 @@ import pytest
 
 ENGINE = ["envs/core/tiles.py", "envs/core/wall.py", "envs/core/shapes.py", "envs/changsha/rules.py",
           "envs/changsha/actions.py", "envs/changsha/patterns.py", "envs/changsha/scoring.py",
-          "envs/changsha/game.py"]
+          "envs/changsha/game.py", "envs/core/checks.py", "envs/core/ruleset.py"]
 FORBIDDEN = {"gymnasium", "gym", "pettingzoo", "torch", "numpy"}
 
 
