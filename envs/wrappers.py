@@ -34,28 +34,9 @@ from envs.changsha.game import IllegalActionError
 from envs.changsha.observation import SHAPE
 from envs.changsha.rules import RuleConfig
 from envs.core.checks import int_arg
+from envs.spaces import LegalDiscrete
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
-
-
-class LegalDiscrete(spaces.Discrete):
-    """``Discrete(99)`` whose ``sample()`` without a mask draws a legal action of the current state.
-
-    Generic tools (gymnasium's ``check_env``, random rollouts) sample actions
-    without knowing the mask; an illegal action is an error in this env, so the
-    space samples from the mask the env holds now.
-    """
-
-    def __init__(self, n: int, mask_source: Callable[[], np.ndarray], seed: int | None = None) -> None:
-        super().__init__(n, seed=seed)
-        self._mask_source = mask_source
-
-    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
-        if mask is None and probability is None:
-            current = self._mask_source()
-            if current.any():
-                mask = current.astype(np.int8)
-        return super().sample(mask=mask, probability=probability)
 
 
 class SingleAgentEnv(gym.Env):
@@ -141,7 +122,8 @@ class SingleAgentEnv(gym.Env):
         obs = self._observe()
         info = {"seat": self.seat, "phase": self._phase()}
         if done:
-            info.update(self.aec.infos[me])
+            info["phase"] = "done"
+            info["result"] = self.aec.game.result.to_dict()
         return obs, reward, done, False, info
 
     def _current_mask(self) -> np.ndarray:

@@ -21,7 +21,18 @@ for agent in e.agent_iter():
   choices.
 - Reward: each seat's settlement (片 or points) credited at the step it is
   paid (opening wins mid-hand, the rest at the end), divided by
-  ``reward_scale``; a hand's rewards sum to zero and reach every seat.
+  ``reward_scale``; a hand's rewards sum to zero and reach every seat. With
+  ``defer_early_payments=True`` (default) a payment made before a seat's first
+  decision of the episode (an opening win declared before its first turn) is
+  credited at that seat's first ``last()`` instead: libraries that drop a
+  reward paid before an agent's first observation (RLlib) lose nothing.
+- ``action_space(agent).sample()`` without a mask draws a legal action of that
+  agent now (random rollouts and env checkers stay legal).
+- ``infos[agent]`` is ``{"phase": str}`` at every step, one fixed layout (replay
+  buffers that fix their layout from the first infos keep working). The hand's
+  result is ``env.unwrapped.game.result``; ``result_in_infos=True`` adds a
+  ``"result"`` key at every step: ``""`` until the end, then the result (and a
+  match's scores) as a JSON string.
 - An illegal action raises ``IllegalActionError``: never a silent pass.
 - ``hands_per_episode=N`` plays a match of N hands with the §9 dealer rule.
 - ``reset(options={"scenario": {...}})`` starts from a scenario as
@@ -31,6 +42,7 @@ for agent in e.agent_iter():
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import Any
 
@@ -45,6 +57,7 @@ from envs.changsha.observation import ENCODER, SHAPE, Encoder
 from envs.changsha.render import render_text
 from envs.changsha.rules import RuleConfig, as_config
 from envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
+from envs.spaces import LegalDiscrete
 
 ENV_ID = "changsha_mahjong_v0"
 NUM_SEATS = 4
@@ -65,20 +78,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def __init__(self, rules: str | RuleConfig | dict[str, Any] = "mainstream",
                  render_mode: str | None = None, reward_scale: float = 1.0,
-                 auto_single_actions: bool = True, hands_per_episode: int = 1) -> None:
+                 auto_single_actions: bool = True, hands_per_episode: int = 1,
+                 defer_early_payments: bool = True, result_in_infos: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
         self.hands_per_episode = int_arg(hands_per_episode, "hands_per_episode", low=1)
         self.auto_single_actions = bool_arg(auto_single_actions, "auto_single_actions")
+        self.defer_early_payments = bool_arg(defer_early_payments, "defer_early_payments")
+        self.result_in_infos = bool_arg(result_in_infos, "result_in_infos")
         self.config = as_config(rules)
         self.render_mode = render_mode
         self.encoder = ENCODER
         self._encode = Encoder()
         self.possible_agents = [f"player_{i}" for i in range(NUM_SEATS)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: LegalDiscrete(A.NUM_ACTIONS, _MaskOf(self, i))
+                              for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, SHAPE, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), dtype=np.int8),
@@ -139,6 +156,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = dict.fromkeys(self.agents, False)
         self._paid = [0] * NUM_SEATS
         self._rewarded = False
+        self._held = [0.0] * NUM_SEATS  # early payments awaiting the seat's first decision
+        self._decided = [not self.defer_early_payments] * NUM_SEATS
         self.last_action = None
         self._advance()
 
@@ -183,23 +202,48 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         game = self.game
         self._credit()
         if game.done and (self.match is None or self.match.done):
-            result = game.result
-            infos = {}
-            for a in self.agents:  # each agent gets its own copy of the result
+            for a in self.agents:
                 self.terminations[a] = True
-                infos[a] = {"phase": "done", "result": result.to_dict() if result else None}
-                if self.match is not None:
-                    infos[a]["scores"] = list(self.match.scores)
-            self.infos = infos
+            self._release_held(range(NUM_SEATS))
+            self.infos = self._final_infos()
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[next(iter(game.pending))]
+            seat = next(iter(game.pending))
+            self.agent_selection = self.possible_agents[seat]
+            if not self._decided[seat]:
+                self._release_held((seat,))
             # infos: {"phase": ...} per agent, one mapping per phase made once per env (the
             # agents' dicts are shared between steps of one phase, as PettingZoo's classic envs do)
             infos = self._phase_infos.get(game.phase)
             if infos is None:
-                infos = self._phase_infos[game.phase] = {a: {"phase": game.phase} for a in self.possible_agents}
+                extra = {"result": ""} if self.result_in_infos else {}
+                infos = self._phase_infos[game.phase] = {a: {"phase": game.phase, **extra}
+                                                         for a in self.possible_agents}
             self.infos = infos
+
+    def _final_infos(self) -> dict[str, dict[str, str]]:
+        """``{"phase": "done"}`` per agent, with the result as JSON when ``result_in_infos``."""
+        if not self.result_in_infos:
+            return {a: {"phase": "done"} for a in self.agents}
+        result = self.game.result.to_dict() if self.game.result is not None else {}
+        if self.match is not None:
+            result["scores"] = list(self.match.scores)
+        text = json.dumps(result, ensure_ascii=False)
+        return {a: {"phase": "done", "result": text} for a in self.agents}
+
+    def _release_held(self, seats: Any) -> None:
+        """Credit the payments held back for ``seats`` (their first decision, or the end)."""
+        for s in seats:
+            self._decided[s] = True
+            held = self._held[s]
+            if held:
+                self._held[s] = 0.0
+                a = self.possible_agents[s]
+                if not self._rewarded:  # this step credited nothing else: start from zero
+                    self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                    self._rewarded = True
+                self.rewards[a] += held
+                self._cumulative_rewards[a] += held
 
     def _credit(self) -> None:
         """Rewards of this step: payments made since the last credit (opening wins mid-hand),
@@ -215,7 +259,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.rewards = dict.fromkeys(self.possible_agents, 0.0)
             return
         for s, a in enumerate(self.possible_agents):
-            self.rewards[a] = (totals[s] - self._paid[s]) / self.reward_scale
+            delta = (totals[s] - self._paid[s]) / self.reward_scale
+            if not self._decided[s]:  # before the seat's first decision: held back (see the docstring)
+                self._held[s] += delta
+                delta = 0.0
+            self.rewards[a] = delta
         self._paid = list(totals)
         self._rewarded = True
         self._accumulate_rewards()
@@ -248,6 +296,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def close(self) -> None:
         pass
+
+
+class _MaskOf:
+    """The current action mask of one seat (for ``LegalDiscrete``; a class, so the env pickles)."""
+
+    def __init__(self, env: raw_env, seat: int) -> None:
+        self.env, self.seat = env, seat
+
+    def __call__(self) -> np.ndarray:
+        game = self.env.game
+        if game is None:
+            return np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        return np.frombuffer(game.legal_mask(self.seat), dtype=np.int8)
 
 
 def register() -> None:

@@ -1,0 +1,89 @@
+"""What RL libraries rely on: legal unmasked sampling, one infos layout, rewards no library drops."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from envs.changsha import actions as A
+from envs.changsha.env import raw_env
+from envs.changsha.rules import RuleConfig
+from tests.scenario import build
+from tests.test_game_opening import SIXI_ONLY
+
+
+def test_unmasked_sample_is_always_legal():
+    env = raw_env()
+    for seed in range(20):
+        env.reset(seed=seed)
+        env.action_space("player_0").seed(seed)
+        for agent in env.agent_iter():
+            _, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            action = env.action_space(agent).sample()  # no mask given, as RLlib's checker does
+            assert env.observe(agent)["action_mask"][action] == 1
+            env.step(int(action))
+
+
+@pytest.mark.slow
+def test_infos_keep_one_layout_across_1000_hands():
+    for result_in_infos in (False, True):
+        env = raw_env(result_in_infos=result_in_infos, hands_per_episode=1)
+        keys = {"phase", "result"} if result_in_infos else {"phase"}
+        for seed in range(500):
+            env.reset(seed=seed)
+            for agent in env.agent_iter():
+                _, _, term, trunc, info = env.last()
+                assert set(info) == keys and isinstance(info["phase"], str)
+                assert all(set(i) == keys for i in env.infos.values())
+                if result_in_infos:
+                    assert isinstance(info["result"], str)
+                    if term:
+                        assert json.loads(info["result"])["payments"] == list(env.game.result.payments)
+                env.step(None if term or trunc else int(env.action_space(agent).sample()))
+
+
+def _opening_scenario():
+    g = build({1: SIXI_ONLY}, "", dice=[2, 3], config=RuleConfig.preset("mainstream"))
+    deal = g.events[0]
+    return {"hands": deal["hands"], "wall": deal["wall"], "dealer": 0, "dice": [2, 3]}
+
+
+@pytest.mark.parametrize("defer", [True, False])
+def test_early_payments_reach_each_seat_with_an_observation(defer):
+    """Seat 1 declares 四喜 before anybody else decides: seats 0, 2, 3 pay. Libraries that read
+    ``env.rewards`` after every step (Tianshou, RLlib's multi-agent episodes) drop a reward given
+    to an agent that has not observed yet. Deferred, each payment appears in ``env.rewards`` only
+    once its seat has been selected; either way the per-seat totals equal the settlement."""
+    env = raw_env(rules="mainstream", defer_early_payments=defer)
+    env.reset(options={"scenario": _opening_scenario()})
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    observed = set()
+    early = []  # rewards given to an agent before its first observation
+    while env.agents:
+        agent = env.agent_selection
+        observed.add(agent)
+        if all(env.terminations.values()):
+            break
+        for a, r in env.rewards.items():
+            totals[a] += r
+            if r and a not in observed and not env.terminations[a]:  # a terminal last() is an observation
+                early.append((a, r))
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(A.declare("SIXI") if mask[A.declare("SIXI")] else int(np.flatnonzero(mask)[0]))
+    for a, r in env.rewards.items():  # the terminal step: every agent's last() carries it
+        totals[a] += r
+    payments = env.unwrapped.game.result.payments
+    assert [totals[a] for a in env.possible_agents] == list(payments) and sum(totals.values()) == 0
+    if defer:
+        assert early == []
+    else:
+        assert ("player_2", -4.0) in early  # paid at the declaration, before seat 2 ever observed
