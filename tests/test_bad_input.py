@@ -129,6 +129,8 @@ ROWS = [
     ("hands_per_episode bool", lambda: raw_env(hands_per_episode=True), TypeError, "hands_per_episode"),
     ("hands_per_episode zero", lambda: raw_env(hands_per_episode=0), ValueError, "hands_per_episode=0"),
     ("auto_single_actions str", lambda: raw_env(auto_single_actions="no"), TypeError, "auto_single_actions"),
+    ("defer_early_payments int", lambda: raw_env(defer_early_payments=1), TypeError, "defer_early_payments"),
+    ("result_in_infos str", lambda: raw_env(result_in_infos="yes"), TypeError, "result_in_infos"),
     ("reward_scale nan", lambda: raw_env(reward_scale=math.nan), ValueError, "reward_scale"),
     ("reward_scale inf", lambda: raw_env(reward_scale=math.inf), ValueError, "reward_scale"),
     ("reward_scale str", lambda: raw_env(reward_scale="10"), TypeError, "reward_scale"),
