@@ -92,6 +92,8 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any]
     AEC env deals after ``reset(seed=s)``."""
     config = RuleConfig.from_dict(rules)
     policies = [make_policy(n, seed=policy_seed + i) for i, n in enumerate(names)]
+    if "torch" in sys.modules:  # one arena process per core: torch's own threads would only contend
+        sys.modules["torch"].set_num_threads(1)
     jobs = iter([(i, seed, rotation) for i, seed in enumerate(seeds) for rotation in range(NUM_SEATS)])
     job_of: dict[int, tuple[int, int, int]] = {}
 
