@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.changsha import actions as A
 from envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
-from envs.changsha.patterns import shanten, shanten_after_draw
+from envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 
 NUM_KINDS = 27
 
@@ -91,7 +91,8 @@ class GreedyAgent:
     def _discard(self, obs: np.ndarray, legal: list[int], hand: list[int], melded: list[int]) -> int:
         n = _melds(hand)
         discards = [a for a in legal if a < NUM_KINDS]
-        scores = {t: shanten(_minus(hand, t), melded, n) for t in discards}
+        left = shanten_after_discard(hand, melded, n)
+        scores = {t: left[t] for t in discards}
         best = min(scores.values()) if scores else 9
         buzhang = [a for a in legal if A.BUZHANG_SELF <= a < A.KAIGANG_SELF]
         for a in buzhang:

@@ -337,8 +337,8 @@ def test_shanten_zero_iff_some_wait_kind(position):
 @settings(max_examples=400)
 @given(st.data())
 def test_shanten_after_draw_equals_shanten_of_each_draw(data):
-    """The one-pass 进张 table agrees with ``shanten`` of the hand plus each kind."""
-    from envs.changsha.patterns import shanten, shanten_after_draw
+    """The one-pass tables agree with ``shanten`` of the hand plus (or less) each kind."""
+    from envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     melds = data.draw(st.integers(0, 3))
@@ -358,3 +358,11 @@ def test_shanten_after_draw_equals_shanten_of_each_draw(data):
             c[k] += 1
             assert after[k] == shanten(c, melded, melds), (c, k)
             c[k] -= 1
+    # and each discard from the hand with one more tile (3n+2 tiles, as on a turn)
+    c[rng.choice([k for k in range(27) if c[k] < 4])] += 1
+    left = shanten_after_discard(c, melded, melds)
+    for k in range(27):
+        if c[k]:
+            c[k] -= 1
+            assert left[k] == shanten(c, melded, melds), (c, k)
+            c[k] += 1

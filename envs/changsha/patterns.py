@@ -20,6 +20,7 @@ from envs.core.shapes import (
     seven_pairs_wait_mask,
     standard_pair_mask,
     standard_shanten,
+    standard_shanten_after_discard,
     standard_shanten_after_draw,
     standard_wait_mask,
 )
@@ -165,20 +166,31 @@ def shanten(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
 def shanten_after_draw(c: Sequence[int], melded: Sequence[int], num_melds: int) -> list[int]:
     """``shanten(c + one tile of kind k, melded, num_melds)`` for every kind k at once (9 where
     ``c`` holds all four copies): what a draw of each kind would make of the hand (进张)."""
-    out = standard_shanten_after_draw(c, num_melds)
+    return _shanten_one_changed(c, melded, num_melds, +1)
+
+
+def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: int) -> list[int]:
+    """``shanten(c - one tile of kind k, melded, num_melds)`` for every kind k at once (9 for
+    kinds not held): what each discard would leave."""
+    return _shanten_one_changed(c, melded, num_melds, -1)
+
+
+def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
+    """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
+    out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(c, num_melds)
     pairs = sum(x // 2 for x in c)
     jiang = _all_jiang(melded)
     if jiang:
-        n = sum(c) + 1
-        non_jiang = n - 1 - sum(c[k] for k in ALL_JIANG_KINDS) - (1 if n % 3 == 2 else 0)
+        n = sum(c) + delta
+        non_jiang = sum(c) - sum(c[k] for k in ALL_JIANG_KINDS) - (1 if n % 3 == 2 else 0)
     for k in range(NUM_SUITED_KINDS):
-        if c[k] >= 4:
+        if not 0 <= c[k] + delta <= 4:
             continue
         best = out[k]
-        if num_melds == 0:
-            best = min(best, 6 - min(7, pairs + (c[k] & 1)))
+        if num_melds == 0:  # a pair more when an odd count grows, a pair less when an even one shrinks
+            best = min(best, 6 - min(7, pairs + ((c[k] & 1) if delta > 0 else -(1 - (c[k] & 1)))))
         if jiang:
-            best = min(best, non_jiang + (0 if k in JIANG_KINDS else 1))
+            best = min(best, non_jiang + (0 if k in JIANG_KINDS else delta))
         out[k] = best
     return out
 

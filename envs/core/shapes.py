@@ -257,9 +257,22 @@ def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
 
 def standard_shanten_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
     """``standard_shanten`` of ``c`` plus one tile of each kind (27 values; 9 where all four
-    copies are already in ``c``). A drawn tile changes one suit only, so the other two suits'
-    blocks are combined once per suit instead of once per kind, and a tile with no neighbour
-    within two ranks (nor a copy) forms no block: it leaves the shanten as it is."""
+    copies are already in ``c``): what each draw would make of the hand (进张)."""
+    return _one_tile_changed(c, melds, +1)
+
+
+def standard_shanten_after_discard(c: Sequence[int], melds: int = 0) -> list[int]:
+    """``standard_shanten`` of ``c`` less one tile of each kind (27 values; 9 for kinds not held):
+    what each discard would leave."""
+    return _one_tile_changed(c, melds, -1)
+
+
+def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
+    """Standard shanten with one tile of each kind added (``delta`` +1) or removed (-1).
+
+    One tile changes one suit only, so the other two suits' blocks are combined once per
+    suit instead of once per kind; a single tile with no other tile within two ranks forms no
+    block, so adding or removing it leaves the shanten as it is."""
     b = bytes(c)
     keys = [b[0:9], b[9:18], b[18:27]]
     blocks = [_suit_blocks(k) for k in keys]
@@ -271,14 +284,15 @@ def standard_shanten_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
         key = bytearray(keys[j])
         held = sum(1 << r for r in range(SUIT_LEN) if key[r])
         for r in range(SUIT_LEN):
-            if key[r] >= 4:
+            if not 0 <= key[r] + delta <= 4:
                 continue
-            if not held & _NEAR[r]:
+            alone = not held & _NEAR[r] if delta > 0 else key[r] == 1 and not held & _NEAR[r] & ~(1 << r)
+            if alone:
                 out[SUIT_LEN * j + r] = base
                 continue
-            key[r] += 1
+            key[r] += delta
             out[SUIT_LEN * j + r] = _combine(_suit_blocks(bytes(key)), rest, melds)
-            key[r] -= 1
+            key[r] -= delta
     return out
 
 
