@@ -111,8 +111,6 @@ class VectorEnv:
         self._seat = np.zeros(rows, dtype=np.int64)
         self._rewards = np.zeros((self.num_tables, NUM_SEATS), dtype=np.float32)
         self._hand_over = np.zeros(self.num_tables, dtype=bool)
-        self._channels = list(rs.scalar_channels)
-        self._scales = np.array(rs.scalar_scales if dtype == np.float32 else [1.0] * len(self._channels))
         self.games: list[Any] = []
         self.table_seeds: list[int] = []
         self.hands_played = 0
@@ -218,8 +216,6 @@ class VectorEnv:
         groups = []
         planes = []
         masks = []
-        scalars = []
-        value = self.ruleset.scalars
         for t, game in enumerate(self.games):
             if game is None:
                 continue
@@ -227,12 +223,10 @@ class VectorEnv:
             pending = game.pending
             seats = sorted(pending) if len(pending) > 1 else pending
             groups.append((t, len(pending)))
-            v = value(game)
             for s in seats:
                 rows.append((t, s))
                 planes.append(enc(game, s))
                 masks.append(game.legal_mask(s))
-                scalars.append(v)
         n = len(rows)
         self._rows = rows
         self._groups = groups
@@ -241,9 +235,10 @@ class VectorEnv:
                          rewards=self._rewards, hand_over=self._hand_over)
         u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.ruleset.shape)
         obs = self._obs[:n]
-        np.copyto(obs, u8, casting="unsafe")
-        # float64 division rounded once to float32: the AEC env's ``value / scale``, bit for bit
-        obs[:, self._channels, :] = (np.array(scalars, dtype=np.float64) / self._scales)[:, :, None]
+        if self.obs_dtype == np.uint8:
+            obs[:] = u8
+        else:
+            self.ruleset.to_float(u8, out=obs)
         table = self._table[:n]
         seat = self._seat[:n]
         table[:], seat[:] = zip(*rows, strict=True)

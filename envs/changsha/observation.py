@@ -76,6 +76,7 @@ _SEAT_BLOCK = [b"".join(_ONES if r == i else _ZERO for r in range(4)) for i in r
 _PHASE_BLOCK = {p: b"".join(_ONES if q == p else _ZERO for q in PHASES) for p in PHASES}
 _FLAG_BLOCK = {bits: b"".join(_ONES if b else _ZERO for b in bits)
                for bits in ((a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1))}
+_COUNT = [bytes([n]) * NUM_KINDS for n in range(109)]  # a whole plane holding the count n
 _FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed 8 bits a kind
 
 # Per observing seat: absolute seats in its relative order (self, next, opposite, previous),
@@ -154,6 +155,10 @@ class _Public:
         slot in this batch, since they read the current state)."""
         batch = game.public_log[self.read:]
         self.read += len(batch)
+        if len(batch) == 1 and batch[0] >= 16:  # the common case: one discard
+            code = batch[0]
+            self.discard(code & 3, (code >> 4) - 1)
+            return
         full = {code for code in batch if code < 16}
         for code in batch:
             if code >= 16 and code & 15 not in full:
@@ -227,9 +232,9 @@ class Encoder:
         return obs
 
     def planes(self, game: ChangshaGame, seat: int) -> bytes:
-        """The observation as ``NUM_CHANNELS * 27`` uint8 bytes, with the WALL and STACKS
-        planes left at zero (they are fractions: the caller fills them in, as ``__call__``
-        does for one row and ``VectorEnv`` for a whole batch)."""
+        """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; the WALL and STACKS planes hold
+        the counts themselves (the float observation divides them by ``WALL_SCALE`` and
+        ``STACKS_SCALE``: ``__call__`` for one row, ``planes_to_float`` for a batch)."""
         pub = self._pub
         if game is not self._game:
             self._game = game
@@ -251,28 +256,31 @@ class Encoder:
             revealed = _therm2(revealed)
         else:
             revealed = _PAD[2]
-        claim = game.claim_tiles
-        claim = _therm2(_counts_bytes(claim)) if claim else _PAD[2]
-        actor = game.claim_from
-        if actor is None:
+        window = game._window  # the tiles offered now and who offers them (or pays for them)
+        if window is None:
+            claim = _PAD[2]
             actor = game.turn
+        else:
+            claim = _therm2(_counts_bytes(window.tiles))
+            actor = window.payer
         drawn = game.drawn
         own_drawn = drawn is not None and game.turn == seat and game.phase == "discard"
         locked, declared = game.locked, game.declared
         louhu = game.louhu[seat]
         slots = pub.slots
+        wall = game.wall
         return b"".join((
             cached[1],
             *_PUB_THERM[seat](slots),
             _therm4(unseen.to_bytes(NUM_KINDS, "little")),
             *_PUB_KONG_RECENT[seat](slots),
             _ONEHOT[drawn] if own_drawn else _ZERO,
-            _louhu_row(louhu),
+            _louhu_row(louhu) if louhu else _ZERO,
             revealed, claim,
             _SEAT_BLOCK[(game.dealer - seat) % 4],
             _FLAG_BLOCK[tuple(map(bool, _ROTATE[seat](locked)))] if any(locked) else _PAD[4],
             _SEAT_BLOCK[(actor - seat) % 4],
-            _ZERO, _ZERO,  # WALL and STACKS: set on the float array below
+            _COUNT[wall.remaining], _COUNT[wall.stacks_left()],
             _PHASE_BLOCK[game.phase],
             _FLAG_BLOCK[tuple(map(bool, _ROTATE[seat](declared)))] if any(declared) else _PAD[4],
         ))

@@ -7,10 +7,6 @@ from envs.changsha.game import new_hand
 from envs.changsha.observation import (
     ENCODER,
     SHAPE,
-    STACKS,
-    STACKS_SCALE,
-    WALL,
-    WALL_SCALE,
     Encoder,
     planes_to_float,
 )
@@ -20,7 +16,5 @@ from envs.core.ruleset import Ruleset
 CHANGSHA = Ruleset(
     name="changsha", as_config=as_config, new_hand=new_hand, encoder=Encoder, encoder_name=ENCODER,
     shape=SHAPE, num_actions=NUM_ACTIONS,
-    scalar_channels=(WALL, STACKS), scalar_scales=(WALL_SCALE, STACKS_SCALE),
-    scalars=lambda g: (g.wall.remaining, g.wall.stacks_left()),
     to_float=planes_to_float,
 )

@@ -23,16 +23,11 @@ class Ruleset:
     new_hand: Callable[[Any, Any], Any]
     """``(config, numpy Generator)`` -> a new game; the AEC env deals the same way."""
     encoder: Callable[[], Any]
-    """A fresh incremental encoder with ``planes(game, seat) -> bytes`` (uint8 planes)."""
+    """A fresh incremental encoder with ``planes(game, seat) -> bytes``: uint8 planes, the
+    channels of fractions (wall size) holding the counts they are made from."""
     encoder_name: str
     shape: tuple[int, int]
     """Observation planes (channels, kinds)."""
     num_actions: int
-    scalar_channels: tuple[int, ...]
-    """Channels that hold one number over a whole plane (the wall and stack counts)."""
-    scalar_scales: tuple[float, ...]
-    """Float observations hold ``value / scale`` there, uint8 ones the value itself."""
-    scalars: Callable[[Any], tuple[int, ...]]
-    """A game's values for ``scalar_channels``; ``planes()`` leaves those channels at zero."""
     to_float: Callable[..., Any]
-    """uint8 planes (scalar planes holding values) -> the float32 observation."""
+    """``to_float(uint8 planes, out=None)`` -> the float32 observation, bit for bit the AEC env's."""
