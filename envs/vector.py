@@ -167,6 +167,7 @@ class VectorEnv:
         self._hand_over[:] = False
         done_tables = []
         rows = self._rows
+        paid = self._paid
         acts = acts.tolist()
         i = 0
         for t, n in self._groups:
@@ -180,7 +181,7 @@ class VectorEnv:
             i += n
             if game.pending:
                 game.play_forced()
-            if game.payments != self._paid[t]:
+            if game.payments != paid[t]:
                 self._credit(t, game)
             if game.done:
                 done_tables.append(t)
@@ -212,21 +213,20 @@ class VectorEnv:
 
     def _gather(self) -> Batch:
         """Rows of the pending decisions, table by table, seat by seat, into the buffers."""
-        rows = []
+        rows: list[tuple[int, int]] = []
         groups = []
-        planes = []
-        masks = []
-        for t, game in enumerate(self.games):
+        planes: list[bytes] = []
+        masks: list[bytearray] = []
+        add_row, add_planes, add_mask = rows.append, planes.append, masks.append
+        for t, (game, encoder) in enumerate(zip(self.games, self._encoders, strict=True)):
             if game is None:
                 continue
-            enc = self._encoders[t].planes
             pending = game.pending
-            seats = sorted(pending) if len(pending) > 1 else pending
             groups.append((t, len(pending)))
-            for s in seats:
-                rows.append((t, s))
-                planes.append(enc(game, s))
-                masks.append(game.legal_mask(s))
+            for s in pending if len(pending) == 1 else sorted(pending):
+                add_row((t, s))
+                add_planes(encoder.planes(game, s))
+                add_mask(game.legal_mask(s))
         n = len(rows)
         self._rows = rows
         self._groups = groups
