@@ -262,13 +262,17 @@ class Workers:
             parent, child = ctx.Pipe()
             p = ctx.Process(target=_worker, args=(child, cfg, i), daemon=True)
             p.start()
+            child.close()  # the worker holds the other end: its death ends our recv() at once
             self.conns.append(parent)
             self.procs.append(p)
 
     def collect(self, cmd: str, steps: int, weights: dict | None, snapshots: list | None) -> dict[str, Any]:
         for c in self.conns:
             c.send({"cmd": cmd, "steps": steps, "weights": weights, "snapshots": snapshots})
-        parts = [c.recv() for c in self.conns]
+        try:
+            parts = [c.recv() for c in self.conns]
+        except EOFError:
+            raise RuntimeError("a rollout worker died (its traceback is printed above)") from None
         out = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "logp", "val", "adv", "ret")}
         out["decisions"] = sum(p["decisions"] for p in parts)
         out["seconds"] = max(p["seconds"] for p in parts)
@@ -276,10 +280,13 @@ class Workers:
         return out
 
     def close(self) -> None:
-        for c in self.conns:
-            c.send({"cmd": "stop"})
+        for c, p in zip(self.conns, self.procs, strict=True):
+            if p.is_alive():
+                c.send({"cmd": "stop"})
         for p in self.procs:
             p.join(timeout=10)
+            if p.is_alive():
+                p.terminate()
 
 
 # ------------------------------------------------------------------ learning
