@@ -267,11 +267,11 @@ class Workers:
             self.procs.append(p)
 
     def collect(self, cmd: str, steps: int, weights: dict | None, snapshots: list | None) -> dict[str, Any]:
-        for c in self.conns:
-            c.send({"cmd": cmd, "steps": steps, "weights": weights, "snapshots": snapshots})
         try:
+            for c in self.conns:
+                c.send({"cmd": cmd, "steps": steps, "weights": weights, "snapshots": snapshots})
             parts = [c.recv() for c in self.conns]
-        except EOFError:
+        except (EOFError, BrokenPipeError, ConnectionResetError):
             raise RuntimeError("a rollout worker died (its traceback is printed above)") from None
         out = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "logp", "val", "adv", "ret")}
         out["decisions"] = sum(p["decisions"] for p in parts)
