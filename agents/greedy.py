@@ -82,7 +82,8 @@ class GreedyAgent:
             new_melded = list(melded)
             for x in (A.chi_run(a, t) if a in A.CHI_ACTIONS else (t, t, t)):
                 new_melded[x] += 1
-            s = min(shanten(_minus(after, d), new_melded, n + 1) for d in range(NUM_KINDS) if after[d])
+            left = shanten_after_discard(after, new_melded, n + 1)
+            s = min(left[d] for d in range(NUM_KINDS) if after[d])
             if s < best:
                 best, best_action = s, a
         return best_action
