@@ -169,3 +169,34 @@ def test_bad_actions_change_nothing():
         VectorEnv(num_tables=0)
     with pytest.raises(ValueError, match="unknown ruleset"):
         VectorEnv(ruleset="sichuan")
+
+
+def test_given_hands_and_tables_that_stop():
+    """``hands=`` feeds each table its next game; a table given None stops, and once all have
+    stopped the batch is empty and stepping again is an error."""
+    from envs.changsha.game import new_hand
+    from envs.changsha.rules import RuleConfig
+
+    queue = [3, 4, 5]
+    dealt = []
+
+    def hands(table):
+        if not queue:
+            return None
+        seed = queue.pop(0)
+        dealt.append((table, seed))
+        return new_hand(RuleConfig(), np.random.default_rng(seed))
+
+    venv = VectorEnv(num_tables=2, hands=hands)
+    batch = venv.reset()
+    assert dealt == [(0, 3), (1, 4)] and set(batch.table.tolist()) == {0, 1}
+    rng = np.random.default_rng(0)
+    finished = 0
+    while len(batch):
+        batch = venv.step(random_actions(batch, rng))
+        finished += int(batch.hand_over.sum())
+    assert finished == 3 and len(dealt) == 3 and venv.games == [None, None]
+    with pytest.raises(RuntimeError, match="every table stopped"):
+        venv.step(np.zeros(0, dtype=np.int64))
+    with pytest.raises(TypeError, match="hands must be a function"):
+        VectorEnv(hands=[1, 2])
