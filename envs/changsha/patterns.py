@@ -178,20 +178,22 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
     out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(c, num_melds)
-    pairs = sum(x // 2 for x in c)
-    jiang = _all_jiang(melded)
-    if jiang:
+    if num_melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
+        pairs = sum(x // 2 for x in c)
+        for k in range(NUM_SUITED_KINDS):
+            if 0 <= c[k] + delta <= 4:
+                p = pairs + (c[k] & 1 if delta > 0 else (c[k] & 1) - 1)
+                s = 6 - (p if p < 7 else 7)
+                if s < out[k]:
+                    out[k] = s
+    if _all_jiang(melded):
         n = sum(c) + delta
         non_jiang = sum(c) - sum(c[k] for k in ALL_JIANG_KINDS) - (1 if n % 3 == 2 else 0)
-    for k in range(NUM_SUITED_KINDS):
-        if not 0 <= c[k] + delta <= 4:
-            continue
-        best = out[k]
-        if num_melds == 0:  # a pair more when an odd count grows, a pair less when an even one shrinks
-            best = min(best, 6 - min(7, pairs + ((c[k] & 1) if delta > 0 else -(1 - (c[k] & 1)))))
-        if jiang:
-            best = min(best, non_jiang + (0 if k in JIANG_KINDS else delta))
-        out[k] = best
+        for k in range(NUM_SUITED_KINDS):
+            if 0 <= c[k] + delta <= 4:
+                s = non_jiang + (0 if k in JIANG_KINDS else delta)
+                if s < out[k]:
+                    out[k] = s
     return out
 
 

@@ -277,23 +277,32 @@ def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     keys = [b[0:9], b[9:18], b[18:27]]
     blocks = [_suit_blocks(k) for k in keys]
     base = _combine(blocks[0], _pareto_pairs(blocks[1], blocks[2]), melds)
-    out = [9] * (3 * SUIT_LEN)
+    out: list[int] = []
     for j in range(3):
         o1, o2 = (blocks[x] for x in range(3) if x != j)
-        rest = _pareto_pairs(o1, o2)
-        key = bytearray(keys[j])
-        held = sum(1 << r for r in range(SUIT_LEN) if key[r])
-        for r in range(SUIT_LEN):
-            if not 0 <= key[r] + delta <= 4:
-                continue
-            alone = not held & _NEAR[r] if delta > 0 else key[r] == 1 and not held & _NEAR[r] & ~(1 << r)
-            if alone:
-                out[SUIT_LEN * j + r] = base
-                continue
-            key[r] += delta
-            out[SUIT_LEN * j + r] = _combine(_suit_blocks(bytes(key)), rest, melds)
-            key[r] -= delta
+        out += _suit_changed(keys[j], _pareto_pairs(o1, o2), base, melds, delta)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_changed(suit: bytes, rest: tuple[tuple[int, int, int], ...], base: int, melds: int,
+                  delta: int) -> tuple[int, ...]:
+    """``_one_tile_changed`` for the nine kinds of one suit, given the other suits' blocks
+    (cached: a player's candidate hands share most suits)."""
+    key = bytearray(suit)
+    held = sum(1 << r for r in range(SUIT_LEN) if key[r])
+    out = [9] * SUIT_LEN
+    for r in range(SUIT_LEN):
+        if not 0 <= key[r] + delta <= 4:
+            continue
+        alone = not held & _NEAR[r] if delta > 0 else key[r] == 1 and not held & _NEAR[r] & ~(1 << r)
+        if alone:
+            out[r] = base
+            continue
+        key[r] += delta
+        out[r] = _combine(_suit_blocks(bytes(key)), rest, melds)
+        key[r] -= delta
+    return tuple(out)
 
 
 _NEAR = [sum(1 << x for x in range(max(0, r - 2), min(SUIT_LEN, r + 3))) for r in range(SUIT_LEN)]
