@@ -96,7 +96,7 @@ def run_arena(policies: list[str], deals: int, name: str, out_dir: Path, workers
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=None, help="training minutes (default: configs/demo.yaml)")
-    parser.add_argument("--deals", type=int, default=500, help="arena deals per evaluation")
+    parser.add_argument("--deals", type=int, default=1000, help="arena deals per evaluation")
     parser.add_argument("--out", default="runs/demo", help="output folder")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
