@@ -92,3 +92,18 @@ def test_greedy_beats_random_in_the_arena():
     report = evaluate(["greedy", "random", "random", "random"], deals=60, workers=1, progress=False)
     greedy = report["reports"][0]
     assert greedy["ci95"][0] > 0 and greedy["win_rate"] > 0.2
+
+
+def test_shipped_pretrained_agent_loads_and_plays_legal_moves():
+    from agents import PRETRAINED
+
+    assert PRETRAINED.exists() and PRETRAINED.stat().st_size <= 10 * 2**20
+    policy = make_policy("pretrained")
+    for seed in range(4):
+        play([policy, GreedyAgent(), policy, RandomAgent(seed)], seed)
+    # the batched path plays the same moves as one call per decision
+    env = raw_env()
+    env.reset(seed=3)
+    obs = [env.observe(env.agent_selection)]
+    batch = policy.act_batch(np.stack([o["observation"] for o in obs]), np.stack([o["action_mask"] for o in obs]))
+    assert batch.tolist() == [policy(obs[0]["observation"], obs[0]["action_mask"])]

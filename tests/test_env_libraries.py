@@ -54,31 +54,34 @@ def _opening_scenario():
 
 
 @pytest.mark.parametrize("defer", [True, False])
-def test_early_payments_reach_each_seat_with_an_observation(defer):
-    """Seat 1 declares 四喜 before anybody else decides: seats 0, 2, 3 pay. Libraries that read
-    ``env.rewards`` after every step (Tianshou, RLlib's multi-agent episodes) drop a reward given
-    to an agent that has not observed yet. Deferred, each payment appears in ``env.rewards`` only
-    once its seat has been selected; either way the per-seat totals equal the settlement."""
+def test_early_payments_are_the_reward_of_each_seats_first_decision(defer):
+    """Seat 1 declares 四喜 before anybody else decides: seats 0, 2, 3 pay. RLlib keeps a reward
+    that reaches an agent before its first action as a "hanging" reward and never trains on it.
+    Deferred, each payment appears in ``env.rewards`` (and so in ``last()``) only after its seat's
+    first decision; either way the per-seat totals equal the settlement."""
     env = raw_env(rules="mainstream", defer_early_payments=defer)
     env.reset(options={"scenario": _opening_scenario()})
     totals = dict.fromkeys(env.possible_agents, 0.0)
-    observed = set()
-    early = []  # rewards given to an agent before its first observation
+    acted = set()
+    early = []  # rewards given to an agent before its first decision
     while env.agents:
         agent = env.agent_selection
-        observed.add(agent)
         if all(env.terminations.values()):
             break
         for a, r in env.rewards.items():
             totals[a] += r
-            if r and a not in observed and not env.terminations[a]:  # a terminal last() is an observation
+            if r and a not in acted and not env.terminations[a]:  # the end pays everybody
                 early.append((a, r))
+        _, cumulative, _, _, _ = env.last()
+        if cumulative and agent not in acted:  # what RLlib would park as a hanging reward
+            early.append((agent, cumulative))
         _, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
         mask = env.observe(agent)["action_mask"]
         env.step(A.declare("SIXI") if mask[A.declare("SIXI")] else int(np.flatnonzero(mask)[0]))
+        acted.add(agent)
     for a, r in env.rewards.items():  # the terminal step: every agent's last() carries it
         totals[a] += r
     payments = env.unwrapped.game.result.payments
@@ -86,4 +89,4 @@ def test_early_payments_reach_each_seat_with_an_observation(defer):
     if defer:
         assert early == []
     else:
-        assert ("player_2", -4.0) in early  # paid at the declaration, before seat 2 ever observed
+        assert ("player_2", -4.0) in early and ("player_0", -5.0) in early  # before their first decision

@@ -24,8 +24,10 @@ for agent in e.agent_iter():
   ``reward_scale``; a hand's rewards sum to zero and reach every seat. With
   ``defer_early_payments=True`` (default) a payment made before a seat's first
   decision of the episode (an opening win declared before its first turn) is
-  credited at that seat's first ``last()`` instead: libraries that drop a
-  reward paid before an agent's first observation (RLlib) lose nothing.
+  credited as the reward of that first decision (it arrives with the seat's
+  next ``last()``), or at the end if the seat never decides: libraries that
+  drop a reward given before an agent's first action (RLlib keeps it as a
+  "hanging" reward that is never trained on) lose nothing.
 - ``action_space(agent).sample()`` without a mask draws a legal action of that
   agent now (random rollouts and env checkers stay legal).
 - ``infos[agent]`` is ``{"phase": str}`` at every step, one fixed layout (replay
@@ -174,8 +176,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if action is None:
             raise IllegalActionError(f"{agent} must choose an action: None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        self._play(self.agent_name_mapping[agent], action)
+        seat = self.agent_name_mapping[agent]
+        self._play(seat, action)
         self._advance()
+        if not self._decided[seat]:  # its first decision: early payments become its reward
+            self._release_held((seat,))
         if self.render_mode == "human":
             self.render()
 
@@ -208,10 +213,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.infos = self._final_infos()
             self.agent_selection = self.agents[0]
         else:
-            seat = next(iter(game.pending))
-            self.agent_selection = self.possible_agents[seat]
-            if not self._decided[seat]:
-                self._release_held((seat,))
+            self.agent_selection = self.possible_agents[next(iter(game.pending))]
             # infos: {"phase": ...} per agent, one mapping per phase made once per env (the
             # agents' dicts are shared between steps of one phase, as PettingZoo's classic envs do)
             infos = self._phase_infos.get(game.phase)
