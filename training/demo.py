@@ -74,7 +74,7 @@ def learning_curve(log_path: Path, png: Path) -> str:
         summary.append(f"{label}: first {smooth[0]:+.2f}, last {smooth[-1]:+.2f} 片/hand")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("learner decisions")
-    ax.set_ylabel("mean settlement per hand (片)")
+    ax.set_ylabel("mean settlement per hand (pian)")  # the default font has no CJK glyphs
     ax.set_title("self-play PPO from scratch (make demo)")
     ax.legend()
     fig.tight_layout()
