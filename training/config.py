@@ -41,7 +41,7 @@ NON_NEGATIVE = Range(0)
 UNIT = Range(0, 1)
 
 COMMON: dict[str, tuple[Any, Any, Range | None]] = {
-    "algo": (("maskable_ppo", "selfplay_ppo"), REQUIRED, None),
+    "algo": (("maskable_ppo", "selfplay_ppo", "rllib_ppo"), REQUIRED, None),
     "run_dir": (str, "runs/train", None),
     "rules": (("mainstream", "classic"), "mainstream", None),
     "seed": (int, 0, NON_NEGATIVE),
@@ -90,6 +90,16 @@ SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
         "init_checkpoint": (str, None, None),
         "checkpoint_every_updates": (int, 20, AT_LEAST_1),
         "device": (("cpu", "cuda", "auto"), "cpu", None),
+    },
+    "rllib_ppo": {
+        **COMMON,
+        "arch": (("mlp", "conv"), "mlp", None),
+        "address": (str, None, None),
+        "num_cpus": (int, 2, AT_LEAST_1),
+        "num_env_runners": (int, 2, NON_NEGATIVE),
+        "train_batch_size": (int, 4000, AT_LEAST_1),
+        "sample_timeout_s": ((int, float), 600, POSITIVE),
+        "checkpoint_every_iterations": (int, 10, AT_LEAST_1),
     },
 }
 

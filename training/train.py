@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> Path:
     print(f"training {cfg['algo']} -> {run_dir}")
     if cfg["algo"] == "maskable_ppo":
         from training.maskable_ppo import train
+    elif cfg["algo"] == "rllib_ppo":
+        from training.rllib_ppo import train
     else:
         from training.selfplay_ppo import train
     final = train(cfg)

@@ -1,0 +1,131 @@
+"""RLlib (new API stack): the env for RLlib's multi-agent runners and an action-masking RLModule.
+
+```python
+import ray
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.callbacks.callbacks import RLlibCallback
+from envs.integrations.rllib import ENV_NAME, ppo_config, register_env
+ray.init(num_cpus=2, include_dashboard=False)
+register_env()
+algo = ppo_config(num_env_runners=2).build_algo()
+print(algo.train()["env_runners"]["episode_return_mean"])
+```
+
+- ``make_env(env_config)``: ``changsha_mahjong_v0`` through
+  ``ObservationOptions(flat=True, obs_key="observations")`` (a flat Box and the
+  key RLlib's masking modules expect) and RLlib's ``PettingZooEnv``. Early
+  payments are deferred to each seat's first decision (the env's default), so
+  RLlib's "hanging" rewards never hold a payment.
+- ``MaskedActorCriticModule``: the project's ``ActorCritic`` (MLP or per-suit
+  conv) as a ``TorchRLModule`` with the value-function API; illegal actions
+  get logits of -1e9, so PPO never samples them. Its weights are the
+  ``ActorCritic``'s, so ``save_policy`` writes a checkpoint the arena loads
+  (``ckpt:PATH``).
+- ``ppo_config``: PPO with one module shared by the four seats.
+
+Ray is imported here only: the envs never depend on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.core.rl_module.torch import TorchRLModule
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+from ray.tune.registry import register_env as _register
+
+from agents.torch_policy import ActorCritic
+from envs.changsha.env import raw_env
+from envs.changsha.observation import ENCODER, SHAPE
+from envs.integrations.observations import ObservationOptions
+
+ENV_NAME = "changsha_mahjong_v0"
+POLICY = "shared"
+"""One module plays every seat (parameter sharing)."""
+
+
+def make_env(env_config: dict[str, Any] | None = None) -> PettingZooEnv:
+    """The env as RLlib's runners take it; ``env_config`` holds ``raw_env``'s keyword arguments."""
+    env = raw_env(**dict(env_config or {}))
+    return PettingZooEnv(ObservationOptions(env, flat=True, obs_key="observations"))
+
+
+def register_env() -> None:
+    """Register ``make_env`` under ``ENV_NAME`` (in the driver; runners get it from Ray)."""
+    _register(ENV_NAME, make_env)
+
+
+class MaskedActorCriticModule(TorchRLModule, ValueFunctionAPI):
+    """``ActorCritic`` over the flat ``cs-v0`` planes with masked logits (see the module docstring)."""
+
+    def setup(self) -> None:
+        cfg = self.model_config or {}
+        self.net = ActorCritic(cfg.get("net_arch", [256, 256]), cfg.get("arch", "mlp"))
+
+    def _net(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
+        obs = batch[Columns.OBS]
+        planes = obs["observations"].float().reshape(-1, *SHAPE)
+        return self.net(planes, obs["action_mask"])
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        logits, _ = self._net(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits}
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
+        return self._net(batch)[1]
+
+
+class SettlementCheck(RLlibCallback):
+    """Per finished hand: how far each seat's return as RLlib trains on it (hanging rewards left
+    out) is from its settlement. Logged as ``settlement_mismatch`` (max over hands, 0 when nothing
+    is lost), ``zero_sum_error`` (max |sum of returns|) and ``hands_with_payments``."""
+
+    def on_episode_end(self, *, episode: Any, prev_episode_chunks: Any = None, env: Any = None,
+                       env_index: int = 0, metrics_logger: Any = None, **kwargs: Any) -> None:
+        sub = env.envs[env_index] if hasattr(env, "envs") else env  # the runner's vector of envs
+        aec = sub.unwrapped.env.unwrapped  # PettingZooEnv -> ObservationOptions -> raw_env
+        game, scale = aec.game, aec.reward_scale
+        chunks = [*(prev_episode_chunks or []), episode]
+        returns = []
+        for seat in range(4):
+            aid = f"player_{seat}"
+            returns.append(sum(c.agent_episodes[aid].get_return() for c in chunks if aid in c.agent_episodes))
+        payments = game.result.payments
+        mismatch = max(abs(r - p / scale) for r, p in zip(returns, payments, strict=True))
+        metrics_logger.log_value("settlement_mismatch", mismatch, reduce="max")
+        metrics_logger.log_value("zero_sum_error", abs(sum(returns)), reduce="max")
+        metrics_logger.log_value("hands_with_payments", int(any(payments)), reduce="sum")
+
+
+def ppo_config(num_env_runners: int = 2, env_config: dict[str, Any] | None = None,
+               net_arch: list[int] | None = None, arch: str = "mlp", **training: Any) -> PPOConfig:
+    """PPO on ``ENV_NAME`` with ``MaskedActorCriticModule`` shared by the four seats."""
+    spec = RLModuleSpec(module_class=MaskedActorCriticModule,
+                        model_config={"net_arch": list(net_arch or [256, 256]), "arch": arch})
+    return (
+        PPOConfig()
+        .environment(ENV_NAME, env_config=dict(env_config or {}))
+        .multi_agent(policies={POLICY}, policy_mapping_fn=lambda agent_id, *args, **kwargs: POLICY)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY: spec}))
+        .env_runners(num_env_runners=num_env_runners)
+        .callbacks(SettlementCheck)
+        .training(**training)
+    )
+
+
+def save_policy(algo: Any, path: str | Path) -> Path:
+    """The shared module's ``ActorCritic`` as a self-play checkpoint (``ckpt:PATH`` in the arena)."""
+    module = algo.get_module(POLICY)
+    net = module.net
+    path = Path(path)
+    weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+    torch.save({"state_dict": weights, "net_arch": net.net_arch, "arch": net.arch, "encoder": ENCODER}, path)
+    return path

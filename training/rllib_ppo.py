@@ -1,0 +1,78 @@
+"""RLlib PPO (new API stack) on ``changsha_mahjong_v0``: one module shared by the four seats.
+
+    python -m training.train --config configs/rllib_ppo.yaml
+    python -m training.train --config configs/rllib_ppo.yaml --set address=auto   # a running Ray cluster
+
+The module is ``envs.integrations.rllib.MaskedActorCriticModule`` (the project's
+``ActorCritic`` with masked logits); ``num_env_runners`` processes sample hands.
+On a cluster (``ray start --head`` on one machine, ``ray start --address=HEAD:6379``
+on the others, then ``address: auto`` here) the runners spread over its nodes.
+The run writes RLlib checkpoints (``run_dir/checkpoint``) and ``run_dir/model.pt``,
+the module's network as a self-play checkpoint: ``ckpt:run_dir/model.pt`` plays in
+the arena. ``log.jsonl`` has one line per iteration, with the per-hand check that
+every seat's return (as RLlib trains on it) equals its settlement.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+
+def train(cfg: dict[str, Any]) -> Path:
+    """PPO iterations until ``total_timesteps`` env steps or ``max_minutes``; returns ``model.pt``."""
+    import ray
+
+    from envs.integrations.rllib import ppo_config, register_env, save_policy
+
+    run_dir = Path(cfg["run_dir"])
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if cfg["address"]:
+        ray.init(address=cfg["address"])
+    else:
+        ray.init(num_cpus=cfg["num_cpus"], include_dashboard=False)
+    register_env()
+    config = ppo_config(
+        num_env_runners=cfg["num_env_runners"],
+        env_config={"rules": cfg["rules"], "reward_scale": cfg["reward_scale"]},
+        net_arch=cfg["net_arch"], arch=cfg["arch"],
+        lr=cfg["learning_rate"], gamma=cfg["gamma"], lambda_=cfg["gae_lambda"], clip_param=cfg["clip_range"],
+        entropy_coeff=cfg["ent_coef"], vf_loss_coeff=cfg["vf_coef"], grad_clip=cfg["max_grad_norm"],
+        num_epochs=cfg["n_epochs"], minibatch_size=cfg["batch_size"],
+        train_batch_size_per_learner=cfg["train_batch_size"],
+    ).debugging(seed=cfg["seed"]).env_runners(sample_timeout_s=cfg["sample_timeout_s"])
+    algo = config.build_algo()
+    start = time.time()
+    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
+    steps = iteration = 0
+    try:
+        with (run_dir / "log.jsonl").open("w", encoding="utf-8") as log:
+            while steps < cfg["total_timesteps"] and (deadline is None or time.time() < deadline):
+                result = algo.train()
+                iteration += 1
+                steps = int(result.get("num_env_steps_sampled_lifetime", steps))
+                runners = result.get("env_runners", {})
+                record = {"iteration": iteration, "env_steps": steps, "minutes": (time.time() - start) / 60,
+                          **{k: _plain(runners.get(k)) for k in ("episode_return_mean", "num_episodes",
+                                                                   "settlement_mismatch", "zero_sum_error",
+                                                                   "hands_with_payments")}}
+                log.write(json.dumps(record) + "\n")
+                log.flush()
+                left = "" if deadline is None else f"  {max(0.0, deadline - time.time()) / 60:.1f} min left"
+                print(f"\riteration {iteration}  env steps {steps:,}/{cfg['total_timesteps']:,}{left}   ",
+                      end="", flush=True)
+                if iteration % cfg["checkpoint_every_iterations"] == 0:
+                    algo.save(str((run_dir / "checkpoint").resolve()))
+        print()
+        algo.save(str((run_dir / "checkpoint").resolve()))
+        return save_policy(algo, run_dir / "model.pt")
+    finally:
+        algo.stop()
+        ray.shutdown()
+
+
+def _plain(value: Any) -> Any:
+    """Numpy scalars as plain numbers for the JSON log."""
+    return value.item() if hasattr(value, "item") else value
