@@ -20,7 +20,7 @@ install: $(STAMP)
 
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q $(TORCH_CPU)
-	$(PY) -m pip install -q -e ".[dev,train,rllib]"
+	$(PY) -m pip install -q -e ".[dev,train,rllib,tianshou]"
 	touch $@
 
 install-train: $(TRAIN_STAMP)
@@ -31,7 +31,7 @@ demo: $(TRAIN_STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check envs agents training tests
 
-# The tests cover training, checkpoints and RLlib too, so they need those extras.
+# The tests cover training, checkpoints, RLlib and Tianshou too, so they need those extras.
 test: $(TRAIN_STAMP) lint
 	$(PY) -m pytest
 

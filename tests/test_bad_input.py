@@ -186,6 +186,8 @@ ROWS = [
           ("selfplay_ppo", "tables_per_worker", 0), ("selfplay_ppo", "learner_seats", 4),
           ("selfplay_ppo", "greedy_weight", -1), ("selfplay_ppo", "bc_decisions", -5),
           ("selfplay_ppo", "init_checkpoint", "missing.pt"), ("selfplay_ppo", "arch", "transformer"),
+          ("rllib_ppo", "num_env_runners", -1), ("rllib_ppo", "train_batch_size", 0), ("rllib_ppo", "address", 5),
+          ("tianshou_dqn", "eps_training", 1.5), ("tianshou_dqn", "n_envs", 0), ("tianshou_dqn", "n_step", 0),
       ]],
     ("config all weights zero", lambda: C.validate({"algo": "selfplay_ppo", "selfplay_weight": 0}),
      C.ConfigError, "at least one kind of hand"),

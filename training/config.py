@@ -41,7 +41,7 @@ NON_NEGATIVE = Range(0)
 UNIT = Range(0, 1)
 
 COMMON: dict[str, tuple[Any, Any, Range | None]] = {
-    "algo": (("maskable_ppo", "selfplay_ppo", "rllib_ppo"), REQUIRED, None),
+    "algo": (("maskable_ppo", "selfplay_ppo", "rllib_ppo", "tianshou_dqn"), REQUIRED, None),
     "run_dir": (str, "runs/train", None),
     "rules": (("mainstream", "classic"), "mainstream", None),
     "seed": (int, 0, NON_NEGATIVE),
@@ -100,6 +100,18 @@ SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
         "train_batch_size": (int, 4000, AT_LEAST_1),
         "sample_timeout_s": ((int, float), 600, POSITIVE),
         "checkpoint_every_iterations": (int, 10, AT_LEAST_1),
+    },
+    "tianshou_dqn": {
+        **COMMON,
+        "arch": (("mlp", "conv"), "mlp", None),
+        "n_envs": (int, 4, AT_LEAST_1),
+        "buffer_size": (int, 100_000, AT_LEAST_1),
+        "epoch_steps": (int, 10_000, AT_LEAST_1),
+        "collect_steps": (int, 256, AT_LEAST_1),
+        "updates_per_step": ((int, float), 0.1, POSITIVE),
+        "eps_training": (float, 0.1, UNIT),
+        "n_step": (int, 3, AT_LEAST_1),
+        "target_update_freq": (int, 500, NON_NEGATIVE),
     },
 }
 

@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> Path:
         from training.maskable_ppo import train
     elif cfg["algo"] == "rllib_ppo":
         from training.rllib_ppo import train
+    elif cfg["algo"] == "tianshou_dqn":
+        from training.tianshou_dqn import train
     else:
         from training.selfplay_ppo import train
     final = train(cfg)

@@ -1,0 +1,74 @@
+"""Tianshou DQN with one network shared by the four seats (``envs/integrations/tianshou.py``).
+
+    python -m training.train --config configs/tianshou_dqn.yaml
+
+Each of ``n_envs`` envs is one learning seat per hand (drawn at random) whose
+three other seats the same network plays; rewards are the seat's whole
+settlement (``SingleAgentEnv``). Writes ``run_dir/model.pt``, an arena
+checkpoint (``ckpt:PATH``), and ``log.jsonl`` (one line per epoch).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+
+def train(cfg: dict[str, Any]) -> Path:
+    """DQN epochs until ``total_timesteps`` env steps or ``max_minutes``; returns ``model.pt``."""
+    import torch
+    from tianshou.algorithm import DQN
+    from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+    from tianshou.algorithm.optim import AdamOptimizerFactory
+    from tianshou.data import Collector, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.trainer import OffPolicyTrainerParams
+
+    from envs.integrations.tianshou import QNet, SharedSeatEnv, save_qnet
+
+    torch.manual_seed(cfg["seed"])
+    run_dir = Path(cfg["run_dir"])
+    run_dir.mkdir(parents=True, exist_ok=True)
+    qnet = QNet(cfg["net_arch"], cfg["arch"])
+    envs = DummyVectorEnv([lambda: SharedSeatEnv(qnet, cfg["rules"], cfg["reward_scale"])
+                           for _ in range(cfg["n_envs"])])
+    envs.seed(cfg["seed"])
+    probe = SharedSeatEnv(qnet, cfg["rules"], cfg["reward_scale"])
+    policy = DiscreteQLearningPolicy(model=qnet, action_space=probe.action_space,
+                                     observation_space=probe.observation_space, eps_training=cfg["eps_training"])
+    algo = DQN(policy=policy, optim=AdamOptimizerFactory(lr=cfg["learning_rate"]), gamma=cfg["gamma"],
+               n_step_return_horizon=cfg["n_step"], target_update_freq=cfg["target_update_freq"])
+    buffer = VectorReplayBuffer(cfg["buffer_size"], cfg["n_envs"])
+    collector = Collector(algo, envs, buffer, exploration_noise=True)
+    collector.reset()
+    collector.collect(n_step=cfg["batch_size"] * cfg["n_envs"])
+    start = time.time()
+    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
+    params = OffPolicyTrainerParams(
+        training_collector=collector, max_epochs=1, epoch_num_steps=cfg["epoch_steps"],
+        collection_step_num_env_steps=cfg["collect_steps"], batch_size=cfg["batch_size"],
+        update_step_num_gradient_steps_per_sample=cfg["updates_per_step"], test_collector=None,
+        show_progress=False,
+    )
+    steps = epoch = 0
+    try:
+        with (run_dir / "log.jsonl").open("w", encoding="utf-8") as log:
+            while steps < cfg["total_timesteps"] and (deadline is None or time.time() < deadline):
+                algo.run_training(params)  # one epoch (a deadline is checked between epochs)
+                epoch += 1
+                steps += cfg["epoch_steps"]
+                done = [pair for w in envs.workers for pair in w.env.finished]
+                log.write(json.dumps({
+                    "epoch": epoch, "env_steps": steps, "minutes": (time.time() - start) / 60, "hands": len(done),
+                    "mean_return": float(sum(r for r, _ in done) / len(done)) if done else 0.0,
+                    "settlement_mismatch": max((abs(r - p) for r, p in done), default=0.0),
+                }) + "\n")
+                log.flush()
+                print(f"\repoch {epoch}  env steps {steps:,}/{cfg['total_timesteps']:,}  hands {len(done):,}   ",
+                      end="", flush=True)
+        print()
+    finally:
+        envs.close()
+    return save_qnet(qnet, run_dir / "model.pt")
