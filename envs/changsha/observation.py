@@ -225,11 +225,7 @@ class Encoder:
         self.__init__()
 
     def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
-        obs = np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE).astype(np.float32)
-        wall = game.wall
-        obs[WALL] = wall.remaining / WALL_SCALE
-        obs[STACKS] = wall.stacks_left() / STACKS_SCALE
-        return obs
+        return planes_to_float(np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE))
 
     def planes(self, game: ChangshaGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; the WALL and STACKS planes hold

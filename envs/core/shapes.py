@@ -238,21 +238,7 @@ def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
     the number of exposed sets. Any pair may be the head (false 将 included).
     """
     b = bytes(c)
-    best = 8
-    for m0, t0, p0 in _suit_blocks(b[0:9]):
-        for m1, t1, p1 in _suit_blocks(b[9:18]):
-            if p0 + p1 > 1:
-                continue
-            for m2, t2, p2 in _suit_blocks(b[18:27]):
-                p = p0 + p1 + p2
-                if p > 1:
-                    continue
-                m = min(m0 + m1 + m2 + melds, 4)
-                t = min(t0 + t1 + t2, 4 - m)
-                s = 8 - 2 * m - t - p
-                if s < best:
-                    best = s
-    return best
+    return _combine(_suit_blocks(b[0:9]), _pareto_pairs(_suit_blocks(b[9:18]), _suit_blocks(b[18:27])), melds)
 
 
 def standard_shanten_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
