@@ -71,6 +71,19 @@ class SuitConv(nn.Module):
         return y.reshape(n, k // 9, -1, 9).permute(0, 2, 1, 3).reshape(n, -1, k)
 
 
+def cpu_weights(net: nn.Module) -> dict[str, torch.Tensor]:
+    """A copy of a network's weights on the CPU (to save, or to send to another process)."""
+    return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+
+
+def save_actor_critic(net: ActorCritic, path: str | Path) -> Path:
+    """``net`` as a self-play checkpoint, the one format ``load_actor_critic`` and ``ckpt:PATH`` read
+    (every trainer writes its networks through here)."""
+    torch.save({"state_dict": cpu_weights(net), "net_arch": net.net_arch, "arch": net.arch, "encoder": ENCODER},
+               path)
+    return Path(path)
+
+
 def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
     """An ``ActorCritic`` from a self-play checkpoint; a corrupt or foreign file is a ``ValueError``
     naming the file and what a checkpoint holds."""

@@ -160,7 +160,7 @@ class VectorEnv:
             allowed = np.flatnonzero(mask[i]).tolist()
             raise ValueError(f"row {i} (table {t}, seat {s}): action {int(acts[i])} is not legal; "
                              f"legal are {allowed}. No table was changed.")
-        if not self._rows and self.games:
+        if not self._rows:
             raise RuntimeError("step() after every table stopped (hands() gave None everywhere)")
         games = self.games
         self._rewards[:] = 0
@@ -170,15 +170,15 @@ class VectorEnv:
         paid = self._paid
         acts = acts.tolist()
         i = 0
-        for t, n in self._groups:
+        for t, k in self._groups:  # k rows of table t, from row i on
             game = games[t]
-            if n == 1:
+            if k == 1:
                 game.step(rows[i][1], acts[i])
             else:  # one window: answered in the engine's asking order, as the AEC env asks
-                chosen = {rows[j][1]: acts[j] for j in range(i, i + n)}
+                chosen = {rows[j][1]: acts[j] for j in range(i, i + k)}
                 for s in list(game.pending):
                     game.step(s, chosen[s])
-            i += n
+            i += k
             if game.pending:
                 game.play_forced()
             if game.payments != paid[t]:

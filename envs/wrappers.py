@@ -162,7 +162,7 @@ class SingleAgentEnv(gym.Env):
             choice = self._policy_of[seat](o["observation"], o["action_mask"])
             try:
                 choice = int_arg(choice, f"the action of the opponent at seat {seat}")
-            except (TypeError, ValueError) as e:
+            except TypeError as e:
                 raise TypeError(f"{e}: a policy returns one legal action id") from None
             aec.step(choice)
 

@@ -146,16 +146,12 @@ def arena_rate(deals: int) -> float:
     (process start-up and torch's import included)."""
     import tempfile
 
-    import torch
-
-    from agents.torch_policy import ActorCritic
-    from envs.changsha.observation import ENCODER
+    from agents.torch_policy import ActorCritic, save_actor_critic
     from training.evaluate import run_deals
 
     with tempfile.TemporaryDirectory() as tmp:
         path = f"{tmp}/net.pt"
-        net = ActorCritic([256], "conv")
-        torch.save({"state_dict": net.state_dict(), "net_arch": [256], "arch": "conv", "encoder": ENCODER}, path)
+        save_actor_critic(ActorCritic([256], "conv"), path)
         start = time.perf_counter()
         run_deals([f"ckpt:{path}", "greedy", "greedy", "greedy"], deals, RuleConfig(), workers=2, progress=False)
         return deals / (time.perf_counter() - start)

@@ -41,8 +41,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.torch_policy import ActorCritic, load_actor_critic
-from envs.changsha.observation import ENCODER, planes_to_float
+from agents.torch_policy import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
+from envs.changsha.observation import planes_to_float
 from envs.vector import VectorEnv
 
 LEARNER, GREEDY, RANDOM = 0, 1, 2  # seat roles; snapshot k plays as role 3 + k
@@ -179,10 +179,12 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
     net = ActorCritic(cfg["net_arch"], cfg["arch"])
     snapshots: list[ActorCritic] = []
     greedy = GreedyAgent()
-    store = Rollout(rs.shape, rs.num_actions, venv.num_tables)
-    batch = venv.reset()
-    mode = None
+    batch = store = mode = None  # the first command deals (``mode`` changes from None)
     roles = np.zeros((venv.num_tables, 4), np.int64)
+
+    def new_roles() -> np.ndarray:
+        return np.full(4, GREEDY) if mode == "bc" else _draw_roles(cfg, rng, len(snapshots))
+
     stats: list[tuple[int, float]] = []  # per finished hand and learner seat: (opponent role, return)
     returns = np.zeros((venv.num_tables, 4), np.float32)
     while True:
@@ -202,7 +204,7 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
             store = Rollout(rs.shape, rs.num_actions, venv.num_tables)
             batch = venv.reset(seed=int(rng.integers(2**63)))
             for t in range(venv.num_tables):
-                roles[t] = np.full(4, GREEDY) if mode == "bc" else _draw_roles(cfg, rng, len(snapshots))
+                roles[t] = new_roles()
             returns[:] = 0
         t0 = time.perf_counter()
         decisions = 0
@@ -242,7 +244,7 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
                 for s in np.flatnonzero(recorded[t]).tolist():
                     stats.append((opponent, float(returns[t, s])))
                 returns[t] = 0
-                roles[t] = np.full(4, GREEDY) if mode == "bc" else _draw_roles(cfg, rng, len(snapshots))
+                roles[t] = new_roles()
         data = store.take_complete(cfg["gamma"], 1.0 if mode == "bc" else cfg["gae_lambda"])
         data["decisions"] = decisions
         data["seconds"] = time.perf_counter() - t0
@@ -354,16 +356,6 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.
     return stats
 
 
-def save(net: ActorCritic, path: Path, extra: dict[str, Any] | None = None) -> None:
-    weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-    torch.save({"state_dict": weights, "net_arch": net.net_arch, "arch": net.arch, "encoder": ENCODER,
-                **(extra or {})}, path)
-
-
-def _cpu_weights(net: ActorCritic) -> dict[str, torch.Tensor]:
-    return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-
-
 def _summary(stats: list[tuple[int, float]], reward_scale: float) -> dict[str, float]:
     """Mean settlement per hand of a learner seat, by opponent kind (in 片, unscaled)."""
     out = {}
@@ -417,13 +409,13 @@ def train(cfg: dict[str, Any]) -> Path:
             print(f"\nimitation: {stats}")
             log.write(json.dumps({"phase": "imitation", "decisions": collected, "minutes": (time.time() - start) / 60,
                                   **stats}) + "\n")
-            save(net, run_dir / "checkpoints" / "imitation.pt")
+            save_actor_critic(net, run_dir / "checkpoints" / "imitation.pt")
         learner_decisions = updates = 0
         snapshots: list[dict[str, torch.Tensor]] = []
         send_snapshots = True
         while learner_decisions < cfg["total_timesteps"] and (deadline is None or time.time() < deadline):
             t0 = time.perf_counter()
-            data = workers.collect("ppo", cfg["steps_per_rollout"], _cpu_weights(net),
+            data = workers.collect("ppo", cfg["steps_per_rollout"], cpu_weights(net),
                                    snapshots if send_snapshots else None)
             send_snapshots = False
             t1 = time.perf_counter()
@@ -447,14 +439,12 @@ def train(cfg: dict[str, Any]) -> Path:
                   f"  {record['decisions_per_second']:,.0f}/s" + (f"  vs greedy {vs:+.2f}" if vs is not None else "")
                   + left + "   ", end="", flush=True)
             if updates % cfg["snapshot_every_updates"] == 0:
-                snapshots = (snapshots + [_cpu_weights(net)])[-cfg["max_snapshots"]:]
+                snapshots = (snapshots + [cpu_weights(net)])[-cfg["max_snapshots"]:]
                 send_snapshots = True
             if updates % cfg["checkpoint_every_updates"] == 0:
-                save(net, run_dir / "checkpoints" / f"model_{learner_decisions}.pt")
+                save_actor_critic(net, run_dir / "checkpoints" / f"model_{learner_decisions}.pt")
         print()
     finally:
         workers.close()
         log.close()
-    final = run_dir / "model.pt"
-    save(net, final)
-    return final
+    return save_actor_critic(net, run_dir / "model.pt")

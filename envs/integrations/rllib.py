@@ -42,9 +42,9 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env as _register
 
-from agents.torch_policy import ActorCritic
+from agents.torch_policy import ActorCritic, save_actor_critic
 from envs.changsha.env import raw_env
-from envs.changsha.observation import ENCODER, SHAPE
+from envs.changsha.observation import SHAPE
 from envs.integrations.observations import ObservationOptions
 
 ENV_NAME = "changsha_mahjong_v0"
@@ -123,9 +123,4 @@ def ppo_config(num_env_runners: int = 2, env_config: dict[str, Any] | None = Non
 
 def save_policy(algo: Any, path: str | Path) -> Path:
     """The shared module's ``ActorCritic`` as a self-play checkpoint (``ckpt:PATH`` in the arena)."""
-    module = algo.get_module(POLICY)
-    net = module.net
-    path = Path(path)
-    weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-    torch.save({"state_dict": weights, "net_arch": net.net_arch, "arch": net.arch, "encoder": ENCODER}, path)
-    return path
+    return save_actor_critic(algo.get_module(POLICY).net, path)

@@ -28,9 +28,9 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
-from agents.torch_policy import ActorCritic
+from agents.torch_policy import ActorCritic, save_actor_critic
 from envs.changsha.actions import NUM_ACTIONS
-from envs.changsha.observation import ENCODER, SHAPE
+from envs.changsha.observation import SHAPE
 from envs.wrappers import SingleAgentEnv
 
 OBS_SIZE = SHAPE[0] * SHAPE[1]
@@ -88,7 +88,4 @@ class SharedSeatEnv(gym.Env):
 
 def save_qnet(qnet: QNet, path: str | Path) -> Path:
     """The network as a self-play checkpoint: the arena plays it with ``ckpt:PATH`` (argmax of Q)."""
-    net = qnet.net
-    weights = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-    torch.save({"state_dict": weights, "net_arch": net.net_arch, "arch": net.arch, "encoder": ENCODER}, path)
-    return Path(path)
+    return save_actor_critic(qnet.net, path)
