@@ -36,8 +36,8 @@ def test_deal_order_four_at_a_time_section1():
     wall_order = list(g.events[0]["hands"])  # sorted hands; rebuild the shuffle instead
     import random
 
-    from envs.changsha.game import _shuffled
-    tiles = _shuffled(random.Random(11))  # the wall as the game shuffles it with seed 11
+    from envs.core.wall import shuffled
+    tiles = shuffled(random.Random(11))  # the wall as the game shuffles it with seed 11
     order = [1, 2, 3, 0]
     expect = {s: [] for s in range(4)}
     pos = 0
@@ -61,12 +61,12 @@ def test_shuffle_is_a_uniform_permutation_section1():
     rejects above 54.05)."""
     import random
 
-    from envs.changsha.game import _shuffled
+    from envs.core.wall import shuffled
     rng = random.Random(0)
     head, tail = [0] * 27, [0] * 27
     n = 3000
     for _ in range(n):
-        tiles = _shuffled(rng)
+        tiles = shuffled(rng)
         assert sorted(tiles) == [k for k in range(27) for _ in range(4)]
         head[tiles[0]] += 1
         tail[tiles[-1]] += 1

@@ -23,7 +23,6 @@ numpy ints, never bools or floats) and their legality before anything happens.
 from __future__ import annotations
 
 import random
-import struct
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -51,7 +50,7 @@ from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
 from envs.core.checks import int_arg, seed_arg, sequence_arg
 from envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg
-from envs.core.wall import WALL_SIZE, Wall
+from envs.core.wall import WALL_SIZE, Wall, shuffled
 
 NUM_SEATS = 4
 DEALT_TILES = 53
@@ -184,7 +183,7 @@ class ChangshaGame:
         seed = _seed(seed)
         dealer = _check_dealer(dealer)
         rng = random.Random(seed)
-        wall = Wall(_shuffled(rng))
+        wall = Wall(shuffled(rng))
         dealt = wall.draw_head_many(DEALT_TILES)
         hands = [list(pick(dealt)) for pick in _DEAL[dealer]]
         self._setup(config, seed, dealer, hands, wall, rng, None)
@@ -1057,15 +1056,6 @@ def _deal_positions(dealer: int) -> list[list[int]]:
 
 
 _DEAL = [[itemgetter(*positions) for positions in _deal_positions(d)] for d in range(NUM_SEATS)]
-_WALL_KINDS = tuple(k for k in range(NUM_SUITED_KINDS) for _ in range(4))
-_SHUFFLE_KEYS = struct.Struct(f"<{WALL_SIZE}Q")
-
-
-def _shuffled(rng: random.Random) -> list[int]:
-    """The 108 tiles in a uniformly random order drawn from ``rng``: sorted by 64-bit random
-    keys, all in C (``random.shuffle`` makes 108 Python-level calls per hand)."""
-    keys = _SHUFFLE_KEYS.unpack(rng.getrandbits(64 * WALL_SIZE).to_bytes(8 * WALL_SIZE, "little"))
-    return list(map(_WALL_KINDS.__getitem__, sorted(range(WALL_SIZE), key=keys.__getitem__)))
 
 
 def new_hand(config: RuleConfig, rng: Any) -> ChangshaGame:

@@ -7,11 +7,12 @@ value raises ``ValueError`` saying what is allowed.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from envs.core import config
+from envs.core.config import RuleOptions, check, check_bools, is_int
 
 OPENING_PATTERNS = ("SIXI", "BANBAN", "QUEYISE", "LIULIUSHUN", "SANTONG", "YIZHIHUA")
 """The opening-hand wins (起手胡) of §3.2, in action-table order."""
@@ -22,7 +23,7 @@ PRESETS = ("mainstream", "classic")
 
 
 @dataclass(frozen=True)
-class RuleConfig:
+class RuleConfig(RuleOptions):
     """Options of §10. Defaults are the mainstream preset (双杠双鸟六七片)."""
 
     kong_draw_count: int = 2
@@ -54,21 +55,19 @@ class RuleConfig:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.extra:
-            raise ValueError(f"unknown rule options {sorted(self.extra)}: allowed {option_names()}")
-        _check(_is_int(self.kong_draw_count) and self.kong_draw_count in (1, 2), "kong_draw_count",
-               self.kong_draw_count, "the integer 1 or 2")
-        _check(_is_int(self.bird_count) and self.bird_count in (0, 1, 2), "bird_count", self.bird_count,
-               "the integer 0, 1 or 2")
-        _check(self.scoring in SCORING_CHOICES, "scoring", self.scoring, SCORING_CHOICES)
-        _check(self.kong_dice_overflow in OVERFLOW_CHOICES, "kong_dice_overflow",
-               self.kong_dice_overflow, OVERFLOW_CHOICES)
-        for name in ("big_win_stacking", "opening_win_stacking", "zimo_plus_one",
-                     "kong_dice_choice", "kong_on_haidi", "quanqiuren", "quanqiuren_self_draw"):
-            _check(isinstance(getattr(self, name), bool), name, getattr(self, name), "True or False")
+        self.check_no_extra()
+        check(is_int(self.kong_draw_count) and self.kong_draw_count in (1, 2), "kong_draw_count",
+              self.kong_draw_count, "the integer 1 or 2")
+        check(is_int(self.bird_count) and self.bird_count in (0, 1, 2), "bird_count", self.bird_count,
+              "the integer 0, 1 or 2")
+        check(self.scoring in SCORING_CHOICES, "scoring", self.scoring, SCORING_CHOICES)
+        check(self.kong_dice_overflow in OVERFLOW_CHOICES, "kong_dice_overflow",
+              self.kong_dice_overflow, OVERFLOW_CHOICES)
+        check_bools(self, "big_win_stacking", "opening_win_stacking", "zimo_plus_one",
+                    "kong_dice_choice", "kong_on_haidi", "quanqiuren", "quanqiuren_self_draw")
         cap = self.cap_he
-        _check(cap is None or (_is_int(cap) and cap >= 1),
-               "cap_he", cap, "None or a positive integer")
+        check(cap is None or (is_int(cap) and cap >= 1),
+              "cap_he", cap, "None or a positive integer")
         wins = self.opening_wins
         if not isinstance(wins, (list, tuple)) or not all(isinstance(w, str) and w in OPENING_PATTERNS for w in wins):
             raise ValueError(f"opening_wins={wins!r}: allowed a tuple of names from {OPENING_PATTERNS}")
@@ -77,54 +76,23 @@ class RuleConfig:
         # Keep the canonical order so equal configs compare equal.
         object.__setattr__(self, "opening_wins", tuple(p for p in OPENING_PATTERNS if p in wins))
 
-    # ------------------------------------------------------------ constructors
+    PRESETS = PRESETS
+
     @classmethod
-    def preset(cls, name: str = "mainstream", **overrides: Any) -> RuleConfig:
-        """A named preset (§10), optionally with some options changed."""
-        if "preset" in overrides:
-            raise ValueError(f"RuleConfig.preset({name!r}) got a second preset "
-                             f"{overrides['preset']!r}: name one preset")
-        if name == "mainstream":
-            base: dict[str, Any] = {}
-        elif name == "classic":
-            base = dict(
+    def preset_options(cls, name: str) -> dict[str, Any]:
+        """What the classic preset changes (mainstream is the defaults)."""
+        if name == "classic":
+            return dict(
                 kong_draw_count=1, bird_count=1, scoring="points", big_win_stacking=True,
                 opening_wins=("SIXI", "BANBAN", "QUEYISE", "LIULIUSHUN"),
                 opening_win_stacking=True, zimo_plus_one=False, quanqiuren=False,
             )
-        else:
-            raise ValueError(f"unknown rule preset {name!r}: allowed {PRESETS}")
-        base.update(overrides)
-        return cls.from_dict(base)
+        return {}
 
     @classmethod
-    def from_dict(cls, options: Mapping[str, Any]) -> RuleConfig:
-        """Build from a mapping (e.g. YAML); a ``preset`` key selects the base preset."""
-        if not isinstance(options, Mapping):
-            raise TypeError(f"rule options must be a mapping of option names to values, "
-                            f"got {type(options).__name__}: allowed keys {option_names()} and 'preset'")
-        options = dict(options)
-        if "preset" in options:
-            return cls.preset(options.pop("preset"), **options)
-        known = set(option_names())
-        unknown = {k: v for k, v in options.items() if k not in known}
-        kwargs = {k: v for k, v in options.items() if k in known}
-        if "opening_wins" in kwargs and isinstance(kwargs["opening_wins"], list):
-            kwargs["opening_wins"] = tuple(kwargs["opening_wins"])
-        return cls(**kwargs, extra=unknown)
-
-    def replace(self, **changes: Any) -> RuleConfig:
-        """A copy with some options changed (validated like the constructor)."""
-        return RuleConfig.from_dict({**self.to_dict(), **changes})
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the options (JSON-serialisable; used by event logs). A fresh dict each
-        call, copied from one built once (every deal logs its config)."""
-        return {**self._plain, "opening_wins": list(self.opening_wins)}
-
-    @functools.cached_property
-    def _plain(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
+    def convert(cls, name: str, value: Any) -> Any:
+        """``opening_wins`` may come as a YAML list."""
+        return tuple(value) if name == "opening_wins" and isinstance(value, list) else value
 
     # ---------------------------------------------------------- derived views
     @property
@@ -135,25 +103,9 @@ class RuleConfig:
 
 def as_config(rules: str | RuleConfig | Mapping[str, Any]) -> RuleConfig:
     """What the envs take as ``rules``: a preset name, a ``RuleConfig`` or a dict of options."""
-    if isinstance(rules, RuleConfig):
-        return rules
-    if isinstance(rules, str):
-        return RuleConfig.preset(rules)
-    if isinstance(rules, Mapping):
-        return RuleConfig.from_dict(rules)
-    raise TypeError(f"rules must be a preset name {PRESETS}, a RuleConfig or a dict, got {type(rules).__name__}")
+    return config.as_config(RuleConfig, rules)
 
 
 def option_names() -> list[str]:
     """Names of every rule option."""
-    return [f.name for f in dataclasses.fields(RuleConfig) if f.name != "extra"]
-
-
-def _is_int(x: Any) -> bool:
-    """A real integer: bools and integral floats (``2.0``) are not option integers."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _check(ok: bool, name: str, value: Any, allowed: Any) -> None:
-    if not ok:
-        raise ValueError(f"bad value {value!r} for rule option {name!r}: allowed {allowed}")
+    return RuleConfig.option_names()

@@ -11,11 +11,17 @@ had in a real hand.
 
 from __future__ import annotations
 
+import random
+import struct
 from collections.abc import Sequence
+from functools import cache
 
-from envs.core.tiles import check_kind, format
+from envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
 
 WALL_SIZE = 108
+"""Changsha's wall: 27 kinds × 4."""
+HONOURS_WALL_SIZE = NUM_KINDS * COPIES
+"""A wall with the honours (Hangzhou): 34 kinds × 4 = 136 tiles."""
 NUM_STACKS = WALL_SIZE // 2
 EMPTY = -1
 
@@ -171,3 +177,18 @@ class Wall:
 
     def __repr__(self) -> str:
         return f"Wall({self.remaining} tiles: {format(self.tiles(), sort=False)})"
+
+
+@cache
+def _shuffle_tables(num_kinds: int) -> tuple[tuple[int, ...], struct.Struct]:
+    return tuple(k for k in range(num_kinds) for _ in range(COPIES)), struct.Struct(f"<{num_kinds * COPIES}Q")
+
+
+def shuffled(rng: random.Random, num_kinds: int = NUM_SUITED_KINDS) -> list[int]:
+    """Four copies of kinds ``0..num_kinds-1`` (108 or 136 tiles) in a uniformly random order
+    drawn from ``rng``: sorted by 64-bit random keys, all in C (``random.shuffle`` would make one
+    Python-level call per tile)."""
+    kinds, keys_struct = _shuffle_tables(num_kinds)
+    n = len(kinds)
+    keys = keys_struct.unpack(rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
+    return list(map(kinds.__getitem__, sorted(range(n), key=keys.__getitem__)))
