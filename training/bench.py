@@ -1,9 +1,11 @@
 """Speed figures (``make bench``), one core.
 
 Targets: waits() ≥ 50,000 hands/s and complete-shape check ≥ 500,000 hands/s on
-random hands (rules core); ≥ 400 random-play hands/s on the engine (random
-legal actions, both presets); ≥ 20,000 AEC decisions/s through the PettingZoo
-env with random masked actions, observation and mask built every step;
+random hands (rules core); Hangzhou ``is_win`` ≥ 300,000 and ``waits`` ≥ 30,000
+hands/s on random 14/13-tile hands with 0–3 财神 (count-vector forms the engine
+uses); ≥ 400 random-play hands/s on the engine (random legal actions, both
+presets); ≥ 20,000 AEC decisions/s through the PettingZoo env with random masked
+actions, observation and mask built every step;
 ≥ 40,000 decisions/s through ``VectorEnv`` (64 tables, observations and masks,
 random masked actions drawn for the whole batch at once).
 
@@ -24,13 +26,15 @@ import argparse  # noqa: E402
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from envs.changsha.game import ChangshaGame
 from envs.changsha.patterns import wait_mask
 from envs.changsha.rules import RuleConfig
 from envs.core.shapes import is_standard
-from envs.core.tiles import to_counts
+from envs.core.tiles import NUM_KINDS, to_counts
+from envs.hangzhou.patterns import wait_mask_counts, win_counts
 
 WALL = [k for k in range(27) for _ in range(4)]
 
@@ -45,7 +49,23 @@ def random_counts(rng: random.Random, n: int, count: int) -> list[list[int]]:
     return out
 
 
-def rate(fn: Callable[[list[int]], object], hands: list[list[int]], min_time: float = 1.0) -> float:
+def random_hangzhou_counts(rng: random.Random, n: int, count: int) -> list[tuple[list[int], int]]:
+    """``count`` random ``n``-tile Hangzhou hands as (physical counts over 34 kinds, indicator):
+    hand ``i`` holds ``i % 4`` 财神; half draw their other tiles from one or two suits and the
+    honours, so that near-complete hands are common too."""
+    out = []
+    for i in range(count):
+        indicator = rng.randrange(NUM_KINDS)
+        pool = [t for t in range(NUM_KINDS) if t != indicator for _ in range(4)]
+        if i % 2:
+            suits = rng.sample(range(3), rng.randint(1, 2))
+            pool = [t for t in pool if t >= 27 or t // 9 in suits]
+        tiles = [indicator] * (i % 4) + rng.sample(pool, n - i % 4)
+        out.append((to_counts(tiles, NUM_KINDS), indicator))
+    return out
+
+
+def rate(fn: Callable[[Any], object], hands: Sequence[Any], min_time: float = 1.0) -> float:
     """Calls per second of ``fn`` over ``hands``, repeated for at least ``min_time`` seconds."""
     calls = 0
     start = time.perf_counter()
@@ -179,6 +199,12 @@ def main(argv: list[str] | None = None) -> None:
         ("complete-shape check (14 tiles)", best(lambda: rate(is_standard, h14, args.seconds)), 500_000),
         ("waits (13 tiles)", best(lambda: rate(lambda c: wait_mask(c, no_melds, 0), h13, args.seconds)), 50_000),
     ]
+    hz14 = random_hangzhou_counts(rng, 14, args.hands)
+    hz13 = random_hangzhou_counts(rng, 13, args.hands)
+    rows.append(("Hangzhou is_win (14 tiles, 0-3 财神)",
+                 best(lambda: rate(lambda h: win_counts(h[0], h[1]), hz14, args.seconds)), 300_000))
+    rows.append(("Hangzhou waits (13 tiles, 0-3 财神)",
+                 best(lambda: rate(lambda h: wait_mask_counts(h[0], h[0], h[1]), hz13, args.seconds)), 30_000))
     for preset in ("mainstream", "classic"):
         hands_s, steps_s = max(engine_rate(preset, args.seconds) for _ in range(args.repeats))
         rows.append((f"engine random-play hands ({preset})", hands_s, 400))
