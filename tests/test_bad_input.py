@@ -112,7 +112,8 @@ ROWS = [
     ("env reset seed float", lambda: raw_env().reset(seed=0.5), TypeError, "seed must be an integer"),
     ("env reset seed str", lambda: raw_env().reset(seed="0"), TypeError, "seed must be an integer"),
     ("game dealer bool", lambda: ChangshaGame(seed=1, dealer=True), TypeError, "dealer must be an integer"),
-    ("game config dict", lambda: ChangshaGame({"bird_count": 1}), TypeError, "config must be a RuleConfig"),
+    ("game config dict", lambda: ChangshaGame({"bird_count": 1}), TypeError,
+     "config must be a RuleConfig from envs.changsha.rules"),
     # ---- rule options
     ("bird_count bool", lambda: RuleConfig(bird_count=True), ValueError, "'bird_count'"),
     ("bird_count float", lambda: RuleConfig(bird_count=2.0), ValueError, "'bird_count'"),

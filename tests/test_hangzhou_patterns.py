@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from envs.changsha.patterns import Meld
 from envs.core.tiles import parse
 from envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
 from envs.hangzhou.patterns import (
@@ -68,6 +69,7 @@ def test_white_in_pairs_pengs_and_kongs_section1():
     assert meld_tiles("777z", five_m) == (WHITE,) * 3  # a PENG of the indicator kind is three 白板
     assert meld_tiles("7777z", five_m) == (WHITE,) * 4  # its kong is four 白板
     assert meld_tiles("4m7z6m", five_m) == (3, 5, WHITE)  # a CHI run with the 白板 as 5m
+    assert meld_tiles(Meld("peng", (3, 3, 3)), five_m) == (3, 3, 3)  # Meld objects work too
     with pytest.raises(ValueError, match="财神"):
         meld_tiles("555m", five_m)  # the 财神 never joins a meld (§2)
     with pytest.raises(ValueError, match="not a run"):

@@ -18,17 +18,17 @@ at the first difference).
 
 Bad input never changes state: ``step`` checks the seat and action (ints or
 numpy ints, never bools or floats) and their legality before anything happens.
+The protocol, windows, deal, replay and match loop are ``envs.core.engine``'s;
+this module holds Changsha's state machine.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import itemgetter
 from typing import Any
 
 from envs.changsha import actions as A
@@ -48,12 +48,28 @@ from envs.changsha.patterns import (
 )
 from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
-from envs.core.checks import int_arg, seed_arg, sequence_arg
-from envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg
+from envs.core.checks import int_arg, sequence_arg
+from envs.core.engine import (
+    DEALT_TILES,
+    DONE,
+    NUM_SEATS,
+    IllegalActionError,
+    Match,
+    ReplayMismatchError,
+    TableGame,
+    Window,
+    check_dealer,
+    check_scenario,
+    config_arg,
+    count_hands,
+    deal_hands,
+    seed_or_draw,
+)
+from envs.core.engine import OTHERS as _OTHERS
+from envs.core.tiles import NUM_SUITED_KINDS
 from envs.core.wall import WALL_SIZE, Wall, shuffled
 
-NUM_SEATS = 4
-DEALT_TILES = 53
+__all__ = ["ChangshaGame", "ChangshaMatch", "IllegalActionError", "ReplayMismatchError", "new_hand"]
 _KINDS = range(NUM_SUITED_KINDS)
 
 # Phases: what the seats in ``to_act`` are deciding.
@@ -67,36 +83,14 @@ KONG_DISCARD = "kong_discard"  # HU-only claims on the discarded 开杠 tiles (�
 HAIDI = "haidi"  # take or decline the 海底 tile (§7)
 HAIDI_DRAW = "haidi_draw"  # the taker: 海底捞月 or let it go
 HAIDI_DISCARD = "haidi_discard"  # HU-only claims on the 海底 tile (海底炮)
-DONE = "done"
 PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HAIDI_DRAW,
           HAIDI_DISCARD, DONE)
 
 _Options = dict[int, list[int]]  # seat -> legal actions
 _Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
 
-_HELD = bytes(1 if c else 0 for c in range(256))
-_NO_OTHER_ACTIONS = bytes(A.NUM_ACTIONS - NUM_SUITED_KINDS)
-_NEXT = tuple((s + 1) % NUM_SEATS for s in range(NUM_SEATS))
-_OTHERS = tuple(tuple((s + i) % NUM_SEATS for i in (1, 2, 3)) for s in range(NUM_SEATS))
-"""The other seats after ``s``, in turn order (the order claims are asked in)."""
 _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal for that seat now; the message names seat, action and phase."""
-
-
-class ReplayMismatchError(ValueError):
-    """A recorded event differs from the one the rules produce when the log is replayed.
-
-    ``index`` is the position in the log of the first difference, ``expected`` the
-    event the rebuilt game made there (None past its end) and ``found`` the recorded one."""
-
-    def __init__(self, index: int, expected: Any, found: Any, why: str = "") -> None:
-        self.index, self.expected, self.found = index, expected, found
-        super().__init__(f"event {index} does not match the replayed game{': ' + why if why else ''}: "
-                         f"recorded {found!r}, the rules give {expected!r}")
 
 
 @dataclass(frozen=True)
@@ -136,16 +130,11 @@ class HandResult:
 
 
 @dataclass
-class _Window:
-    """A simultaneous decision: every eligible seat answers, then priority decides (§5)."""
+class _Window(Window):
+    """A simultaneous decision (§5): CLAIM, ROB, KONG_DISCARD or HAIDI_DISCARD."""
 
-    kind: str  # phase: CLAIM, ROB, KONG_DISCARD or HAIDI_DISCARD
-    tiles: list[int]
-    payer: int
-    options: dict[int, list[int]]
     wins: dict[int, tuple[int, Win]]  # seat -> (tile, best win) when HU is offered
     louhu: dict[int, int]  # seat -> kinds (bitmask) barred if the seat passes HU
-    choices: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -162,8 +151,13 @@ class _Kong:
     rekong: int | None = None
 
 
-class ChangshaGame:
+class ChangshaGame(TableGame):
     """One hand of Changsha mahjong. See the module docstring for the protocol."""
+
+    ACTIONS = A
+    NUM_KINDS = NUM_SUITED_KINDS
+    CONFIG = RuleConfig
+    SCENARIO_KEYS = ("dice",)
 
     # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
     # the instance dict.
@@ -179,13 +173,12 @@ class ChangshaGame:
                  dealer: int = 0) -> None:
         """A seeded deal (§1). ``seed=None`` draws a seed, recorded in the deal event, so that
         every game can be replayed."""
-        config = _config_arg(config)
-        seed = _seed(seed)
-        dealer = _check_dealer(dealer)
+        config = config_arg(config, RuleConfig, "mainstream")
+        seed = seed_or_draw(seed)
+        dealer = check_dealer(dealer)
         rng = random.Random(seed)
         wall = Wall(shuffled(rng))
-        dealt = wall.draw_head_many(DEALT_TILES)
-        hands = [list(pick(dealt)) for pick in _DEAL[dealer]]
+        hands = deal_hands(wall.draw_head_many(DEALT_TILES), dealer)
         self._setup(config, seed, dealer, hands, wall, rng, None)
 
     @classmethod
@@ -195,79 +188,15 @@ class ChangshaGame:
         """Start from explicit concealed hands (the dealer's 14) and the undealt wall, head to
         tail (§11). ``dice`` values are used in order by every roll before the seeded generator.
         Hands and wall are tile text or lists of kinds; an empty wall must be given explicitly."""
-        dealer = _check_dealer(dealer)
-        config = _config_arg(config)
-        seed = _seed(seed)
-        hands = sequence_arg(hands, "scenario hands")
-        if len(hands) != NUM_SEATS:
-            raise ValueError(f"a scenario needs {NUM_SEATS} hands, got {len(hands)}")
-        hs = [tiles_arg(h, f"scenario hand of seat {s}") for s, h in enumerate(hands)]
-        for s, h in enumerate(hs):
-            want = 14 if s == dealer else 13
-            if len(h) != want:
-                raise ValueError(f"seat {s} holds {len(h)} tiles: the dealer (seat {dealer}) "
-                                 f"needs 14 and every other seat 13")
-        w = tiles_arg(wall, "scenario wall")
-        if len(w) > WALL_SIZE - DEALT_TILES:
-            raise ValueError(f"the undealt wall holds at most {WALL_SIZE - DEALT_TILES} tiles, got {len(w)}")
-        if any(t >= NUM_SUITED_KINDS for t in w):
-            raise ValueError("Changsha has no honour tiles (kinds 0..26 only)")
-        counts = [0] * NUM_SUITED_KINDS
-        for t in [t for h in hs for t in h] + w:
-            if t >= NUM_SUITED_KINDS:
-                raise ValueError("Changsha has no honour tiles (kinds 0..26 only)")
-            counts[t] += 1
-            if counts[t] > 4:
-                raise ValueError(f"the scenario holds more than 4 copies of {format([t])}")
+        dealer = check_dealer(dealer)
+        config = config_arg(config, RuleConfig, "mainstream")
+        seed = seed_or_draw(seed)
+        hs, w = check_scenario(hands, wall, dealer, NUM_SUITED_KINDS, WALL_SIZE,
+                               "Changsha has no honour tiles (kinds 0..26 only)")
         dice = [int_arg(d, f"scenario dice[{i}]", 1, 6) for i, d in enumerate(sequence_arg(dice, "scenario dice"))]
         game = cls.__new__(cls)
         game._setup(config, seed, dealer, hs, Wall(w), random.Random(seed), dice)
         return game
-
-    @classmethod
-    def replay(cls, events: Sequence[dict[str, Any]], verify: bool = True) -> ChangshaGame:
-        """Rebuild a game from its event log: the deal (from its seed, or the scenario with its
-        dice), then every recorded action.
-
-        With ``verify`` (default) every recorded event must equal the one the rebuilt game
-        makes, in order, to the end of the log: a tampered payment, tile, phase or dice roll,
-        or a dropped or inserted event raises ``ReplayMismatchError`` naming the first
-        difference. ``verify=False`` only re-applies the actions (faster)."""
-        events = _event_log(events)
-        game = cls._from_deal(events[0])
-        made = game.events
-        checked = 0  # events before this index are verified
-        for i, e in enumerate(events):
-            if e["type"] != "act":
-                continue
-            if verify:
-                checked = _compare(made, events, checked, i)
-            try:
-                game.step(e.get("seat"), e.get("action"))
-            except (IllegalActionError, TypeError, ValueError) as err:
-                raise ReplayMismatchError(i, None, e, f"the recorded act cannot be played ({err})") from None
-        if verify:
-            _compare(made, events, checked, max(len(made), len(events)))
-        return game
-
-    @classmethod
-    def _from_deal(cls, deal: dict[str, Any]) -> ChangshaGame:
-        """The game a 'deal' event describes, before any decision."""
-        missing = [k for k in ("origin", "dealer", "seed", "config", "hands", "wall") if k not in deal]
-        if missing:
-            raise ValueError(f"the 'deal' event lacks {missing}: it needs origin, dealer, seed, config, "
-                             f"hands and wall (and dice for a scenario)")
-        if not isinstance(deal["config"], dict):
-            raise TypeError(f"the 'deal' event's config must be a dict of rule options, got {deal['config']!r}")
-        config = RuleConfig.from_dict(deal["config"])
-        if deal["origin"] == "seed":
-            if deal["seed"] is None:
-                raise ValueError("a seeded 'deal' event needs its seed")
-            return cls(config, deal["seed"], deal["dealer"])
-        if deal["origin"] == "scenario":
-            return cls.from_scenario(deal["hands"], deal["wall"], deal["dealer"], deal.get("dice", ()),
-                                     config, deal["seed"])
-        raise ValueError(f"the 'deal' event's origin is {deal['origin']!r}: allowed 'seed' or 'scenario'")
 
     # ------------------------------------------------------------------ setup
     def _setup(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]],
@@ -281,12 +210,7 @@ class ChangshaGame:
         self._dice = deque(dice or ())
         # Count vectors per seat are bytearrays: list-fast to index, and the observation
         # encoder reads them as numpy arrays without copying element by element.
-        self.hands: list[bytearray] = []
-        for h in hands:
-            counts = bytearray(NUM_SUITED_KINDS)
-            for t in h:
-                counts[t] += 1
-            self.hands.append(counts)
+        self.hands: list[bytearray] = count_hands(hands, NUM_SUITED_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -336,67 +260,11 @@ class ChangshaGame:
         self._opening_queue = [s for s in order if self._declarable(s)]
         self._next_opening()
 
-    # ------------------------------------------------------------- public API
-    @property
-    def done(self) -> bool:
-        return self.phase == DONE
+    # ------------------------------------------------------------- decisions
+    def _discards_all_held(self, seat: int) -> bool:
+        return self.phase == DISCARD and not self.locked[seat]
 
-    @property
-    def to_act(self) -> list[int]:
-        """Seats that must decide now, in asking order (empty when the hand is over)."""
-        return list(self.pending)
-
-    @property
-    def claim_tiles(self) -> list[int]:
-        """Tiles offered to the other seats right now (a discard, a kong tile to rob, dropped
-        开杠 tiles, the 海底 tile); empty outside such a window."""
-        return list(self._window.tiles) if self._window is not None else []
-
-    @property
-    def claim_from(self) -> int | None:
-        """The seat whose tile is offered (and who pays a win on it), or None."""
-        return self._window.payer if self._window is not None else None
-
-    def legal_mask(self, seat: int) -> bytearray:
-        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
-        mask. On an unlocked turn the discards are every kind held: one byte-table pass."""
-        acts = self.pending.get(seat)
-        if not acts:
-            return bytearray(A.NUM_ACTIONS)
-        if self.phase == DISCARD and not self.locked[seat]:
-            mask = bytearray(self.hands[seat].translate(_HELD))
-            mask += _NO_OTHER_ACTIONS
-            for a in acts[bisect_left(acts, NUM_SUITED_KINDS):]:  # win, kongs
-                mask[a] = 1
-            return mask
-        mask = bytearray(A.NUM_ACTIONS)
-        for a in acts:
-            mask[a] = 1
-        return mask
-
-    def legal_actions(self, seat: int) -> list[int]:
-        """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
-        return list(self.pending.get(seat, ()))
-
-    def step(self, seat: int, action: int) -> None:
-        """Apply one decision of ``seat``. Raises ``IllegalActionError`` if it is not legal, and
-        ``TypeError`` for a seat or action that is not an integer; either leaves the game as it was."""
-        if type(seat) is not int:
-            seat = int_arg(seat, "seat")
-        if type(action) is not int:
-            action = int_arg(action, "action")
-        legal = self.pending.get(seat)
-        if legal is None or action not in legal:
-            raise IllegalActionError(self._illegal_message(seat, action, legal))
-        self.events.append({"type": "act", "seat": seat, "action": action, "phase": self.phase})
-        phase = self.phase
-        if self._window is not None:
-            self._window.choices[seat] = action
-            del self.pending[seat]
-            if not self.pending:
-                self._resolve_window()
-            return
-        self.pending = {}
+    def _apply(self, seat: int, action: int, phase: str) -> None:
         if phase == DISCARD:  # the most common decision first
             self._step_discard_turn(seat, action)
         elif phase == OPENING:
@@ -414,38 +282,7 @@ class ChangshaGame:
             else:
                 self._haidi_discard(seat)
 
-    def play_forced(self) -> tuple[int, int] | None:
-        """Play every decision that has one seat with one legal action (the envs'
-        ``auto_single_actions``); return the last (seat, action) played, or None."""
-        last = None
-        pending = self.pending
-        while len(pending) == 1:
-            [(seat, acts)] = pending.items()
-            if len(acts) != 1:
-                break
-            self.step(seat, acts[0])
-            last = (seat, acts[0])
-            pending = self.pending
-        return last
-
-    def _illegal_message(self, seat: Any, action: Any, legal: list[int] | None) -> str:
-        try:
-            name = A.describe(action)
-        except ValueError:
-            name = "an id outside 0..98"
-        if self.phase == DONE:
-            return f"seat {seat} cannot play {action} ({name}): the hand is over"
-        if legal is None:
-            return (f"seat {seat} is not to act in phase {self.phase!r} "
-                    f"(seats to act: {self.to_act}); it tried {action} ({name})")
-        names = ", ".join(f"{a} {A.describe(a)}" for a in legal)
-        return f"seat {seat} cannot play {action} ({name}) in phase {self.phase!r}: legal are {names}"
-
     # ------------------------------------------------------------ helpers
-    def _ask(self, phase: str, pending: dict[int, list[int]]) -> None:
-        self.phase = phase
-        self.pending = pending
-
     def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
         values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
         self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
@@ -708,20 +545,15 @@ class ChangshaGame:
         if not options:
             self._draw(nxt)
             return
-        self._open_window(CLAIM, [t], d, options, wins, {s: 1 << t for s in wins})
+        self._open_claims_window(CLAIM, [t], d, options, wins, {s: 1 << t for s in wins})
 
-    def _open_window(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
-                     wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
+    def _open_claims_window(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
+                            wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
         """Ask every seat in ``options`` at once; ``louhu`` holds the kinds each HU-offered seat
         is barred from winning on (漏胡) if it does not take the win."""
-        self._window = _Window(kind, tiles, payer, options, wins, louhu)
-        self._ask(kind, dict(options))
+        self._open_window(_Window(kind, tiles, payer, options, wins, louhu))
 
-    def _resolve_window(self) -> None:
-        w = self._window
-        assert w is not None
-        self._window = None
-        self.pending = {}
+    def _resolve_window(self, w: _Window) -> None:  # type: ignore[override]
         for s, bits in w.louhu.items():
             if w.choices.get(s) != A.HU:
                 self.louhu[s] |= bits
@@ -785,7 +617,7 @@ class ChangshaGame:
         """§6.2: others may win on the tile added to a PENG by 补张 (an ordinary discard win)."""
         options, wins, louhu = self._hu_options(s, [t], lambda n: _ON_DISCARD)
         if options:
-            self._open_window(ROB, [t], s, options, wins, louhu)
+            self._open_claims_window(ROB, [t], s, options, wins, louhu)
         else:
             self._buzhang_draw(s)
 
@@ -834,7 +666,7 @@ class ChangshaGame:
                 options.pop(k.from_seat, None)
                 wins.pop(k.from_seat, None)
             if options:
-                self._open_window(ROB, [k.tile], k.seat, options, wins, louhu)
+                self._open_claims_window(ROB, [k.tile], k.seat, options, wins, louhu)
                 return
         self._kong_draw()
 
@@ -897,7 +729,7 @@ class ChangshaGame:
         if k.drawn:
             options, wins, louhu = self._hu_options(s, k.drawn, lambda n: _PAO[n])
             if options:
-                self._open_window(KONG_DISCARD, list(k.drawn), s, options, wins, louhu)
+                self._open_claims_window(KONG_DISCARD, list(k.drawn), s, options, wins, louhu)
                 return
         self._after_kong_discard()
 
@@ -950,7 +782,7 @@ class ChangshaGame:
         self._to_river(s, t, forced=True)
         options, wins, louhu = self._hu_options(s, [t], lambda n: _HAIDI_PAO)
         if options:
-            self._open_window(HAIDI_DISCARD, [t], s, options, wins, louhu)
+            self._open_claims_window(HAIDI_DISCARD, [t], s, options, wins, louhu)
         else:
             self._finish([], payer=None)
 
@@ -1041,23 +873,6 @@ def _chis(h: bytearray, t: int) -> list[int]:
     return out
 
 
-def _deal_positions(dealer: int) -> list[list[int]]:
-    """Per seat, the positions among the first 53 wall tiles that §1 deals it: four at a time
-    for three rounds from the dealer on, then one each, then one more for the dealer."""
-    order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
-    out: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-    for i in range(3):
-        for j, s in enumerate(order):
-            out[s].extend(range(16 * i + 4 * j, 16 * i + 4 * j + 4))
-    for j, s in enumerate(order):
-        out[s].append(48 + j)
-    out[dealer].append(52)
-    return out
-
-
-_DEAL = [[itemgetter(*positions) for positions in _deal_positions(d)] for d in range(NUM_SEATS)]
-
-
 def new_hand(config: RuleConfig, rng: Any) -> ChangshaGame:
     """The next hand of a seeded stream: its seed and dealer drawn from ``rng`` (a numpy
     ``Generator``). The AEC env and ``VectorEnv`` both deal this way, so table ``i`` of a
@@ -1065,122 +880,21 @@ def new_hand(config: RuleConfig, rng: Any) -> ChangshaGame:
     return ChangshaGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
 
 
-def _check_dealer(dealer: Any) -> int:
-    return int_arg(dealer, "dealer", 0, NUM_SEATS - 1)
-
-
-def _config_arg(config: Any) -> RuleConfig:
-    if config is None:
-        return RuleConfig()
-    if not isinstance(config, RuleConfig):
-        raise TypeError(f"config must be a RuleConfig (or None for the mainstream preset), "
-                        f"got {type(config).__name__}: use RuleConfig.from_dict() for a dict")
-    return config
-
-
-def _seed(seed: Any) -> int:
-    """A checked seed; None draws one from the OS so the deal event can record it."""
-    seed = seed_arg(seed)
-    return random.SystemRandom().getrandbits(63) if seed is None else seed
-
-
-def _event_log(events: Any) -> list[dict[str, Any]]:
-    """Check the shape of an event log: a list of dicts, each with a 'type', the first the deal."""
-    events = sequence_arg(events, "events")
-    if not events:
-        raise ValueError("an empty event log: it starts with the 'deal' event")
-    for i, e in enumerate(events):
-        if not isinstance(e, dict):
-            raise TypeError(f"event {i} must be a dict, got {type(e).__name__} {e!r}")
-        if "type" not in e:
-            raise ValueError(f"event {i} has no 'type': {e!r}")
-    if events[0]["type"] != "deal":
-        raise ValueError(f"an event log starts with the 'deal' event, got {events[0]['type']!r}")
-    return events
-
-
-def _compare(made: list[dict[str, Any]], recorded: list[dict[str, Any]], start: int, upto: int) -> int:
-    """Raise ``ReplayMismatchError`` at the first index in ``start..upto-1`` where the game's
-    events and the recorded ones differ (one list ending early counts as a difference);
-    return ``upto``."""
-    if len(made) >= upto and len(recorded) >= upto and made[start:upto] == recorded[start:upto]:
-        return upto
-    for i in range(start, upto):
-        a = made[i] if i < len(made) else None
-        b = recorded[i] if i < len(recorded) else None
-        if a != b:
-            raise ReplayMismatchError(i, a, b)
-    return upto
-
-
-
-class ChangshaMatch:
+class ChangshaMatch(Match):
     """A match of ``hands`` hands (§9): the dealer passes by the next-dealer rule and scores add up.
 
     ``to_act``, ``legal_actions`` and ``step`` address the current hand; when it
-    ends the next one is dealt at once, until ``done``.
+    ends the next one is dealt at once, until ``done``. The first dealer is drawn
+    at random unless given (§9 / source rule A).
     """
 
     def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        hands = int_arg(hands, "hands", low=1)
-        self.config = _config_arg(config)
-        self.hands = hands
-        self._rng = random.Random(_seed(seed))
-        # §9 / source rule A: the first dealer is drawn at random unless given.
-        self.dealer = self._rng.randrange(NUM_SEATS) if dealer is None else _check_dealer(dealer)
-        self.scores = [0] * NUM_SEATS
-        self.results: list[HandResult] = []
-        self.dealers: list[int] = []
-        self.game = self._deal()
+        super().__init__(config_arg(config, RuleConfig, "mainstream"), hands, seed, dealer)
 
     def _deal(self) -> ChangshaGame:
         self.dealers.append(self.dealer)
         return ChangshaGame(self.config, seed=self._rng.getrandbits(63), dealer=self.dealer)
 
-    @property
-    def done(self) -> bool:
-        return len(self.results) == self.hands
-
-    @property
-    def hand_index(self) -> int:
-        """0-based index of the current (or, when done, the last) hand."""
-        return len(self.dealers) - 1
-
-    @property
-    def to_act(self) -> list[int]:
-        return self.game.to_act
-
-    def legal_actions(self, seat: int) -> list[int]:
-        return self.game.legal_actions(seat)
-
-    def step(self, seat: int, action: int) -> None:
-        """Apply a decision in the current hand; deals the next hand when this one ends."""
-        if self.done:
-            raise IllegalActionError(f"the match is over after {self.hands} hands")
-        self.game.step(seat, action)
-        self._next_hand_if_over()
-
-    def play_forced(self) -> tuple[int, int] | None:
-        """``ChangshaGame.play_forced`` across hands: a hand that ends deals the next one."""
-        last = None
-        while not self.done:
-            played = self.game.play_forced()
-            if played is None:
-                break
-            last = played
-            if not self.game.done:
-                break
-            self._next_hand_if_over()
-        return last
-
-    def _next_hand_if_over(self) -> None:
-        if self.game.done:
-            result = self.game.result
-            assert result is not None
-            self.results.append(result)
-            for s, v in enumerate(result.payments):
-                self.scores[s] += v
-            self.dealer = result.next_dealer
-            if not self.done:
-                self.game = self._deal()
+    def _after_hand(self, result: HandResult) -> None:
+        self.dealer = result.next_dealer

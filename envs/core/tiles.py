@@ -171,11 +171,12 @@ def from_counts(counts: Sequence[int]) -> list[int]:
     return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
-def tiles_arg(tiles: str | Sequence[int], what: str = "tiles") -> list[int]:
-    """Accept either tile text or a sequence of kinds (the public APIs take both).
+def tiles_arg(tiles: str | Sequence[int], what: str = "tiles", honours: bool = False) -> list[int]:
+    """Accept either tile text (with ``1z..7z`` when ``honours``) or a sequence of kinds (the
+    public APIs take both).
 
     Sets, dicts, None and scalars are rejected with a ``TypeError`` naming ``what``:
     a hand is a multiset and a wall an order, which neither a set nor a dict keeps."""
     if isinstance(tiles, str):
-        return parse(tiles)
+        return parse(tiles, honours=honours)
     return [check_kind(t, NUM_KINDS) for t in sequence_arg(tiles, what)]

@@ -64,10 +64,12 @@ def natural(counts: Sequence[int], indicator: int) -> tuple[bytes, int]:
 
 
 # ----------------------------------------------------------------------- melds
-def meld_tiles(meld: str | Sequence[int], indicator: int) -> tuple[int, ...]:
+def meld_tiles(meld: object, indicator: int) -> tuple[int, ...]:
     """A meld (CHI run, PENG or kong) as sorted physical kinds, checked against the rules: no 财神
     in any meld (§2), and its tiles, 白板 playing the indicator kind, form a run of one suit, a
     triplet or four of a kind."""
+    if hasattr(meld, "tiles"):  # a Meld object
+        meld = meld.tiles
     tiles = tuple(sorted(_tiles(meld, "meld")))
     if indicator in tiles:
         raise ValueError(f"meld {format(tiles)} holds a 财神 ({format([indicator])}): a 财神 never "

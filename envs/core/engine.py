@@ -1,0 +1,443 @@
+"""What every ruleset's engine shares: the decision protocol, blind simultaneous windows,
+the deal, scenario checks, the event log with verified replay, and the match loop.
+
+A ruleset's game class inherits ``TableGame`` and keeps only its own rules: the
+state machine behind ``_apply`` (a decision outside a window) and
+``_resolve_window`` (every eligible seat has answered a simultaneous decision).
+
+- ``to_act`` lists the seats that must decide now: one seat on its turn, or
+  every eligible seat at once for a simultaneous decision (claims on a
+  discard). A seat's legal actions never depend on what another seat has
+  already chosen: choices stay hidden until everybody has answered, and only
+  then does the ruleset resolve them by priority.
+- ``step(seat, action)`` checks the seat and action (ints or numpy ints, never
+  bools or floats) and their legality before anything changes.
+- Every state change is appended to ``events`` as a JSON-serialisable dict;
+  ``replay(events)`` rebuilds the game from its deal and checks every recorded
+  event against the rebuilt one.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any, ClassVar
+
+from envs.core.checks import int_arg, seed_arg, sequence_arg
+from envs.core.tiles import COPIES, format, tiles_arg
+
+NUM_SEATS = 4
+DEALT_TILES = 53
+"""Tiles dealt: 13 to each seat and one more to the dealer (§1 of both rule texts)."""
+NEXT = tuple((s + 1) % NUM_SEATS for s in range(NUM_SEATS))
+OTHERS = tuple(tuple((s + i) % NUM_SEATS for i in (1, 2, 3)) for s in range(NUM_SEATS))
+"""The other seats after ``s``, in turn order (the order claims are asked in)."""
+DONE = "done"
+"""The phase of a finished hand."""
+
+_HELD = bytes(1 if c else 0 for c in range(256))
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for that seat now; the message names seat, action and phase."""
+
+
+class ReplayMismatchError(ValueError):
+    """A recorded event differs from the one the rules produce when the log is replayed.
+
+    ``index`` is the position in the log of the first difference, ``expected`` the
+    event the rebuilt game made there (None past its end) and ``found`` the recorded one."""
+
+    def __init__(self, index: int, expected: Any, found: Any, why: str = "") -> None:
+        self.index, self.expected, self.found = index, expected, found
+        super().__init__(f"event {index} does not match the replayed game{': ' + why if why else ''}: "
+                         f"recorded {found!r}, the rules give {expected!r}")
+
+
+@dataclass
+class Window:
+    """A simultaneous decision: every eligible seat answers blind, then the ruleset resolves the
+    ``choices`` by priority. ``payer``: the seat whose tile is offered."""
+
+    kind: str
+    tiles: list[int]
+    payer: int
+    options: dict[int, list[int]]
+    choices: dict[int, int] = field(default_factory=dict, kw_only=True)
+
+
+class TableGame:
+    """The decision protocol of one hand; see the module docstring."""
+
+    __slots__ = ()
+    ACTIONS: ClassVar[Any]
+    """The ruleset's action module: ``NUM_ACTIONS``, ``describe(a)``."""
+    NUM_KINDS: ClassVar[int]
+    """Tile kinds of the ruleset; discard actions are ids ``0..NUM_KINDS-1``."""
+    CONFIG: ClassVar[Any]
+    """The ruleset's ``RuleConfig`` class."""
+
+    # attributes every game has (declared in the subclasses' __slots__)
+    phase: str
+    pending: dict[int, list[int]]
+    _window: Window | None
+    events: list[dict[str, Any]]
+    hands: list[bytearray]
+
+    # ------------------------------------------------------------ protocol
+    @property
+    def done(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def to_act(self) -> list[int]:
+        """Seats that must decide now, in asking order (empty when the hand is over)."""
+        return list(self.pending)
+
+    @property
+    def claim_tiles(self) -> list[int]:
+        """Tiles offered to the other seats right now; empty outside a simultaneous window."""
+        return list(self._window.tiles) if self._window is not None else []
+
+    @property
+    def claim_from(self) -> int | None:
+        """The seat whose tile is offered (and who pays a win on it), or None."""
+        return self._window.payer if self._window is not None else None
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
+        return list(self.pending.get(seat, ()))
+
+    def legal_mask(self, seat: int) -> bytearray:
+        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
+        mask. When every held kind may be discarded, one byte-table pass gives the discards."""
+        acts = self.pending.get(seat)
+        n = self.ACTIONS.NUM_ACTIONS
+        if not acts:
+            return bytearray(n)
+        if self._discards_all_held(seat):
+            mask = bytearray(self.hands[seat].translate(_HELD))
+            mask += bytes(n - self.NUM_KINDS)
+            for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
+                mask[a] = 1
+            return mask
+        mask = bytearray(n)
+        for a in acts:
+            mask[a] = 1
+        return mask
+
+    def _discards_all_held(self, seat: int) -> bool:
+        """True when ``seat``'s legal discards are exactly the kinds it holds (its turn)."""
+        return False
+
+    def step(self, seat: int, action: int) -> None:
+        """Apply one decision of ``seat``. Raises ``IllegalActionError`` if it is not legal, and
+        ``TypeError`` for a seat or action that is not an integer; either leaves the game as it was."""
+        if type(seat) is not int:
+            seat = int_arg(seat, "seat")
+        if type(action) is not int:
+            action = int_arg(action, "action")
+        legal = self.pending.get(seat)
+        if legal is None or action not in legal:
+            raise IllegalActionError(self._illegal_message(seat, action, legal))
+        phase = self.phase
+        self.events.append({"type": "act", "seat": seat, "action": action, "phase": phase})
+        window = self._window
+        if window is not None:
+            window.choices[seat] = action
+            del self.pending[seat]
+            if not self.pending:
+                self._window = None
+                self.pending = {}
+                self._resolve_window(window)
+            return
+        self.pending = {}
+        self._apply(seat, action, phase)
+
+    def _apply(self, seat: int, action: int, phase: str) -> None:
+        """A single seat's decision (no window open): the ruleset's state machine."""
+        raise NotImplementedError
+
+    def _resolve_window(self, window: Window) -> None:
+        """Every seat of ``window`` has answered: resolve the choices by priority."""
+        raise NotImplementedError
+
+    def play_forced(self) -> tuple[int, int] | None:
+        """Play every decision that has one seat with one legal action (the envs'
+        ``auto_single_actions``); return the last (seat, action) played, or None."""
+        last = None
+        pending = self.pending
+        while len(pending) == 1:
+            [(seat, acts)] = pending.items()
+            if len(acts) != 1:
+                break
+            self.step(seat, acts[0])
+            last = (seat, acts[0])
+            pending = self.pending
+        return last
+
+    def _illegal_message(self, seat: Any, action: Any, legal: list[int] | None) -> str:
+        describe = self.ACTIONS.describe
+        try:
+            name = describe(action)
+        except ValueError:
+            name = f"an id outside 0..{self.ACTIONS.NUM_ACTIONS - 1}"
+        if self.phase == DONE:
+            return f"seat {seat} cannot play {action} ({name}): the hand is over"
+        if legal is None:
+            return (f"seat {seat} is not to act in phase {self.phase!r} "
+                    f"(seats to act: {self.to_act}); it tried {action} ({name})")
+        names = ", ".join(f"{a} {describe(a)}" for a in legal)
+        return f"seat {seat} cannot play {action} ({name}) in phase {self.phase!r}: legal are {names}"
+
+    def _ask(self, phase: str, pending: dict[int, list[int]]) -> None:
+        self.phase = phase
+        self.pending = pending
+
+    def _open_window(self, window: Window) -> None:
+        """Ask every seat in ``window.options`` at once (choices stay hidden until all answered)."""
+        self._window = window
+        self._ask(window.kind, dict(window.options))
+
+    # ------------------------------------------------------------ replay
+    @classmethod
+    def replay(cls, events: Sequence[dict[str, Any]], verify: bool = True) -> Any:
+        """Rebuild a game from its event log: the deal (from its seed, or the scenario), then
+        every recorded action.
+
+        With ``verify`` (default) every recorded event must equal the one the rebuilt game
+        makes, in order, to the end of the log: a tampered payment, tile, phase or dice roll,
+        or a dropped or inserted event raises ``ReplayMismatchError`` naming the first
+        difference. ``verify=False`` only re-applies the actions (faster)."""
+        events = event_log(events)
+        game = cls._from_deal(events[0])
+        made = game.events
+        checked = 0  # events before this index are verified
+        for i, e in enumerate(events):
+            if e["type"] != "act":
+                continue
+            if verify:
+                checked = _compare(made, events, checked, i)
+            try:
+                game.step(e.get("seat"), e.get("action"))
+            except (IllegalActionError, TypeError, ValueError) as err:
+                raise ReplayMismatchError(i, None, e, f"the recorded act cannot be played ({err})") from None
+        if verify:
+            _compare(made, events, checked, max(len(made), len(events)))
+        return game
+
+    SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()
+    """Extra keys of a scenario deal event passed on to ``from_scenario`` (e.g. ``dice``)."""
+    DEAL_KEYS: ClassVar[tuple[str, ...]] = ()
+    """Extra keys of every deal event passed on to the constructor and ``from_scenario``."""
+
+    @classmethod
+    def _from_deal(cls, deal: dict[str, Any]) -> Any:
+        """The game a 'deal' event describes, before any decision."""
+        need = ("origin", "dealer", "seed", "config", "hands", "wall") + cls.DEAL_KEYS
+        missing = [k for k in need if k not in deal]
+        if missing:
+            raise ValueError(f"the 'deal' event lacks {missing}: it needs {', '.join(need)}"
+                             + (f" (and {', '.join(cls.SCENARIO_KEYS)} for a scenario)" if cls.SCENARIO_KEYS else ""))
+        if not isinstance(deal["config"], dict):
+            raise TypeError(f"the 'deal' event's config must be a dict of rule options, got {deal['config']!r}")
+        config = cls.CONFIG.from_dict(deal["config"])
+        extra = {k: deal[k] for k in cls.DEAL_KEYS}
+        if deal["origin"] == "seed":
+            if deal["seed"] is None:
+                raise ValueError("a seeded 'deal' event needs its seed")
+            return cls(config, deal["seed"], deal["dealer"], **extra)
+        if deal["origin"] == "scenario":
+            extra.update({k: deal[k] for k in cls.SCENARIO_KEYS if k in deal})
+            return cls.from_scenario(deal["hands"], deal["wall"], dealer=deal["dealer"], config=config,
+                                     seed=deal["seed"], **extra)
+        raise ValueError(f"the 'deal' event's origin is {deal['origin']!r}: allowed 'seed' or 'scenario'")
+
+
+# ---------------------------------------------------------------- the deal
+def _deal_positions(dealer: int) -> list[list[int]]:
+    """Per seat, the positions among the first 53 wall tiles that §1 deals it: four at a time
+    for three rounds from the dealer on, then one each, then one more for the dealer."""
+    order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+    out: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+    for i in range(3):
+        for j, s in enumerate(order):
+            out[s].extend(range(16 * i + 4 * j, 16 * i + 4 * j + 4))
+    for j, s in enumerate(order):
+        out[s].append(48 + j)
+    out[dealer].append(52)
+    return out
+
+
+_DEAL = [[itemgetter(*positions) for positions in _deal_positions(d)] for d in range(NUM_SEATS)]
+
+
+def deal_hands(dealt: Sequence[int], dealer: int) -> list[list[int]]:
+    """The four hands §1 makes of the first 53 tiles drawn from the head."""
+    return [list(pick(dealt)) for pick in _DEAL[dealer]]
+
+
+def count_hands(hands: Iterable[Iterable[int]], num_kinds: int) -> list[bytearray]:
+    """Count vectors (bytearrays: list-fast to index, and numpy reads them without a copy)."""
+    out = []
+    for h in hands:
+        counts = bytearray(num_kinds)
+        for t in h:
+            counts[t] += 1
+        out.append(counts)
+    return out
+
+
+# ------------------------------------------------------------ arguments
+def check_dealer(dealer: Any) -> int:
+    return int_arg(dealer, "dealer", 0, NUM_SEATS - 1)
+
+
+def config_arg(config: Any, cls: type, default: str) -> Any:
+    """``config`` if it is a ``cls`` instance; None gives ``cls()`` (the ``default`` preset)."""
+    if config is None:
+        return cls()
+    if not isinstance(config, cls):
+        raise TypeError(f"config must be a {cls.__name__} from {cls.__module__} (or None for the {default} preset), "
+                        f"got {type(config).__name__}: use RuleConfig.from_dict() for a dict")
+    return config
+
+
+def seed_or_draw(seed: Any) -> int:
+    """A checked seed; None draws one from the OS so the deal event can record it."""
+    seed = seed_arg(seed)
+    return random.SystemRandom().getrandbits(63) if seed is None else seed
+
+
+def check_scenario(hands: Any, wall: Any, dealer: int, num_kinds: int, wall_size: int,
+                   what_kinds: str) -> tuple[list[list[int]], list[int]]:
+    """Checked scenario hands (the dealer's 14, 13 for the others) and undealt wall: tile text or
+    kinds below ``num_kinds`` (``what_kinds`` says why others are wrong), at most four copies of a
+    kind, at most ``wall_size - 53`` wall tiles."""
+    hands = sequence_arg(hands, "scenario hands")
+    if len(hands) != NUM_SEATS:
+        raise ValueError(f"a scenario needs {NUM_SEATS} hands, got {len(hands)}")
+    hs = [tiles_arg(h, f"scenario hand of seat {s}", honours=num_kinds > 27) for s, h in enumerate(hands)]
+    for s, h in enumerate(hs):
+        want = 14 if s == dealer else 13
+        if len(h) != want:
+            raise ValueError(f"seat {s} holds {len(h)} tiles: the dealer (seat {dealer}) "
+                             f"needs 14 and every other seat 13")
+    w = tiles_arg(wall, "scenario wall", honours=num_kinds > 27)
+    if len(w) > wall_size - DEALT_TILES:
+        raise ValueError(f"the undealt wall holds at most {wall_size - DEALT_TILES} tiles, got {len(w)}")
+    counts = [0] * 34
+    for t in [t for h in hs for t in h] + w:
+        if t >= num_kinds:
+            raise ValueError(what_kinds)
+        counts[t] += 1
+        if counts[t] > COPIES:
+            raise ValueError(f"the scenario holds more than {COPIES} copies of {format([t])}")
+    return hs, w
+
+
+# ------------------------------------------------------------ event logs
+def event_log(events: Any) -> list[dict[str, Any]]:
+    """Check the shape of an event log: a list of dicts, each with a 'type', the first the deal."""
+    events = sequence_arg(events, "events")
+    if not events:
+        raise ValueError("an empty event log: it starts with the 'deal' event")
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            raise TypeError(f"event {i} must be a dict, got {type(e).__name__} {e!r}")
+        if "type" not in e:
+            raise ValueError(f"event {i} has no 'type': {e!r}")
+    if events[0]["type"] != "deal":
+        raise ValueError(f"an event log starts with the 'deal' event, got {events[0]['type']!r}")
+    return events
+
+
+def _compare(made: list[dict[str, Any]], recorded: list[dict[str, Any]], start: int, upto: int) -> int:
+    """Raise ``ReplayMismatchError`` at the first index in ``start..upto-1`` where the game's
+    events and the recorded ones differ (one list ending early counts as a difference);
+    return ``upto``."""
+    if len(made) >= upto and len(recorded) >= upto and made[start:upto] == recorded[start:upto]:
+        return upto
+    for i in range(start, upto):
+        a = made[i] if i < len(made) else None
+        b = recorded[i] if i < len(recorded) else None
+        if a != b:
+            raise ReplayMismatchError(i, a, b)
+    return upto
+
+
+# ------------------------------------------------------------ matches
+class Match:
+    """A match of ``hands`` hands: scores add up and each ruleset's dealer rule picks the next
+    dealer. ``to_act``, ``legal_actions`` and ``step`` address the current hand; when it ends the
+    next one is dealt at once, until ``done``."""
+
+    def __init__(self, config: Any, hands: int, seed: int | None, dealer: int | None) -> None:
+        hands = int_arg(hands, "hands", low=1)
+        self.config = config
+        self.hands = hands
+        self._rng = random.Random(seed_or_draw(seed))
+        # the first dealer is drawn at random unless given
+        self.dealer = self._rng.randrange(NUM_SEATS) if dealer is None else check_dealer(dealer)
+        self.scores = [0] * NUM_SEATS
+        self.results: list[Any] = []
+        self.dealers: list[int] = []
+        self.game = self._deal()
+
+    def _deal(self) -> Any:
+        """The next hand with ``self.dealer`` (appending it to ``dealers``)."""
+        raise NotImplementedError
+
+    def _after_hand(self, result: Any) -> None:
+        """The ruleset's dealer rule: set ``self.dealer`` (and any streak) for the next hand."""
+        raise NotImplementedError
+
+    @property
+    def done(self) -> bool:
+        return len(self.results) == self.hands
+
+    @property
+    def hand_index(self) -> int:
+        """0-based index of the current (or, when done, the last) hand."""
+        return len(self.dealers) - 1
+
+    @property
+    def to_act(self) -> list[int]:
+        return self.game.to_act
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return self.game.legal_actions(seat)
+
+    def step(self, seat: int, action: int) -> None:
+        """Apply a decision in the current hand; deals the next hand when this one ends."""
+        if self.done:
+            raise IllegalActionError(f"the match is over after {self.hands} hands")
+        self.game.step(seat, action)
+        self._next_hand_if_over()
+
+    def play_forced(self) -> tuple[int, int] | None:
+        """``play_forced`` of the hand across hands: a hand that ends deals the next one."""
+        last = None
+        while not self.done:
+            played = self.game.play_forced()
+            if played is None:
+                break
+            last = played
+            if not self.game.done:
+                break
+            self._next_hand_if_over()
+        return last
+
+    def _next_hand_if_over(self) -> None:
+        if self.game.done:
+            result = self.game.result
+            assert result is not None
+            self.results.append(result)
+            for s, v in enumerate(result.payments):
+                self.scores[s] += v
+            self._after_hand(result)
+            if not self.done:
+                self.game = self._deal()

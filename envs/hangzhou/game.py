@@ -1,0 +1,525 @@
+"""``HangzhouGame``: one hand of Hangzhou mahjong as a state machine (rules §1–§6).
+
+The decision protocol, blind claim windows, deal, event log with verified
+replay and the match loop are ``envs.core.engine``'s (shared with Changsha);
+this module holds Hangzhou's rules:
+
+- after the deal the next head tile is turned up as the indicator; its three
+  other copies are 财神 and the 白板 play its kind (``patterns``);
+- a turn: draw (head, or tail after a kong), then discard, kong or a
+  self-drawn win; a 财神 discarded by a player who was 爆头-ready before this
+  turn's draw is a 飘 (财飘);
+- claims on a discard are collected blind and resolved HU (first in turn order
+  after the discarder) > PENG / 明杠 > CHI; a discarded 财神 is never claimed;
+  CHI from the previous seat only; 失碰; claim limits from 二连庄 on; discard
+  wins only on 三连庄 between the dealer and a non-dealer; nobody else claims
+  or wins on a discard while a 飘 is pending;
+- concealed kongs stay face down for the others until their owner's next turn;
+- the hand is drawn when a draw would leave the last 19 drawable tiles (20
+  with the indicator); no kong then;
+- settlement: the best reading's exponent, the §5 table and §6 承包 / 反承包 /
+  后半场承包 (``scoring``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from itertools import compress
+from typing import Any
+
+from envs.core.checks import int_arg
+from envs.core.engine import (
+    DEALT_TILES,
+    DONE,
+    NEXT,
+    NUM_SEATS,
+    OTHERS,
+    IllegalActionError,
+    Match,
+    ReplayMismatchError,
+    TableGame,
+    Window,
+    check_dealer,
+    check_scenario,
+    config_arg,
+    count_hands,
+    deal_hands,
+    seed_or_draw,
+)
+from envs.core.tiles import NUM_KINDS, NUM_SUITED_KINDS
+from envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
+from envs.hangzhou import actions as A
+from envs.hangzhou.patterns import WHITE, baotou_counts, best_reading_counts, natural_kind, win_counts
+from envs.hangzhou.rules import RuleConfig
+from envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
+
+__all__ = ["HangzhouGame", "HangzhouMatch", "HandResult", "HzMeld", "IllegalActionError",
+           "ReplayMismatchError", "new_hand"]
+
+DISCARD = "discard"  # own turn: discard, own kong or self-drawn win
+CLAIM = "claim"  # claims on a discard (blind, resolved by priority)
+PHASES = (DISCARD, CLAIM, DONE)
+
+LAST_DRAWABLE = 19
+"""§1 exhaustion: a draw that would take one of the last 19 drawable tiles (20 with the
+turned-up indicator, the source's last ten stacks) ends the hand instead; no kong then."""
+
+CHI, PENG, MINGGANG, JIAGANG, ANGANG = "chi", "peng", "minggang", "jiagang", "angang"
+_KINDS = range(NUM_KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class HzMeld:
+    """A meld of physical tiles (白板 may play the indicator kind; never a 财神)."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    from_seat: int | None
+    """The discarder of a claimed meld (CHI, PENG, 明杠; an added kong keeps its PENG's)."""
+    hidden: bool = False
+    """A concealed kong the other seats cannot see yet (§1: until its owner's next turn)."""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended: payments per seat and the description of the win."""
+
+    payments: tuple[int, ...]
+    winners: tuple[int, ...]
+    winning_tile: int | None
+    self_drawn: bool
+    payer: int | None
+    """The discarder of a discard win (三连庄 only); None for a self-drawn win or a drawn hand."""
+    exponent: int
+    """The win's multiplier is ``2 ** exponent`` (§4)."""
+    patterns: dict[str, int]
+    """BAOTOU, CAIPIAO (飘 count), GANGKAI (kong count), QIDUI, QING_QIDUI, HAOHUA (quads)."""
+    liable: dict[str, Any]
+    """§6: ``chengbao`` (seat or None), ``fan`` (seats), ``borne`` (后半场承包 bearers)."""
+    next_dealer: int
+
+    @property
+    def drawn(self) -> bool:
+        """True for a drawn hand (荒庄)."""
+        return not self.winners
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"payments": list(self.payments), "winners": list(self.winners),
+                "winning_tile": self.winning_tile, "self_drawn": self.self_drawn, "payer": self.payer,
+                "exponent": self.exponent, "patterns": dict(self.patterns),
+                "liable": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.liable.items()},
+                "next_dealer": self.next_dealer}
+
+
+class HangzhouGame(TableGame):
+    """One hand of Hangzhou mahjong. See the module docstring."""
+
+    ACTIONS = A
+    NUM_KINDS = NUM_KINDS
+    CONFIG = RuleConfig
+    DEAL_KEYS = ("streak",)
+
+    __slots__ = (
+        "config", "seed", "dealer", "streak", "wall", "indicator", "hands", "melds", "melded", "rivers",
+        "river_counts", "public_log", "payments", "phase", "turn", "drawn", "last_tile", "events", "result",
+        "pending", "_window", "claims", "shipeng", "piao", "doublings", "bearer", "piao_pending",
+        "_ready_before", "_first_turn",
+    )
+
+    def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0,
+                 streak: int = 1) -> None:
+        """A seeded deal (§1): 136 tiles shuffled, 53 dealt as in Changsha, the next head tile
+        turned up. ``streak``: the dealer's §5 level, 1 平庄, 2 二连庄, 3 三连庄 or more."""
+        config = config_arg(config, RuleConfig, "hangzhou")
+        seed = seed_or_draw(seed)
+        dealer = check_dealer(dealer)
+        streak = int_arg(streak, "streak", 1, 3)
+        wall = Wall(shuffled(random.Random(seed), NUM_KINDS), size=HONOURS_WALL_SIZE)
+        hands = deal_hands(wall.draw_head_many(DEALT_TILES), dealer)
+        self._setup(config, seed, dealer, streak, hands, wall, "seed")
+
+    @classmethod
+    def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int], dealer: int = 0,
+                      config: RuleConfig | None = None, seed: int | None = 0, streak: int = 1) -> HangzhouGame:
+        """Start from explicit concealed hands (the dealer's 14) and the undealt wall, head to tail;
+        ``wall[0]`` is the indicator turned up after dealing. Tile text takes honours (``1z..7z``)."""
+        dealer = check_dealer(dealer)
+        config = config_arg(config, RuleConfig, "hangzhou")
+        seed = seed_or_draw(seed)
+        streak = int_arg(streak, "streak", 1, 3)
+        hs, w = check_scenario(hands, wall, dealer, NUM_KINDS, HONOURS_WALL_SIZE, "")
+        if not w:
+            raise ValueError("a Hangzhou scenario wall needs at least one tile: wall[0] is the indicator")
+        game = cls.__new__(cls)
+        game._setup(config, seed, dealer, streak, hs, Wall(w, size=HONOURS_WALL_SIZE), "scenario")
+        return game
+
+    def _setup(self, config: RuleConfig, seed: int, dealer: int, streak: int, hands: list[list[int]],
+               wall: Wall, origin: str) -> None:
+        self.config = config
+        self.seed = seed
+        self.dealer = dealer
+        self.streak = streak
+        self.wall = wall
+        self.events: list[dict[str, Any]] = [{
+            "type": "deal", "origin": origin, "dealer": dealer, "seed": seed, "streak": streak,
+            "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}]
+        self.indicator = wall.draw_head()
+        self.events.append({"type": "indicator", "tile": self.indicator})
+        self.hands: list[bytearray] = count_hands(hands, NUM_KINDS)
+        self.melds: list[list[HzMeld]] = [[] for _ in range(NUM_SEATS)]
+        self.melded = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
+        """Physical tiles in each seat's melds (hidden kongs included: the referee's count)."""
+        self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.river_counts = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
+        self.public_log: list[int] = []
+        """Append-only journal for incremental observers: ``s`` melds of seat s changed, ``4 + s``
+        its river."""
+        self.payments = [0] * NUM_SEATS
+        self.phase = DISCARD
+        self.turn = dealer
+        self.drawn: int | None = None
+        self.last_tile: int | None = None
+        self.result: HandResult | None = None
+        self.pending: dict[int, list[int]] = {}
+        self._window: Window | None = None
+        self.claims = [[0] * NUM_SEATS for _ in range(NUM_SEATS)]
+        """``claims[a][b]``: CHI, PENG and 明杠 seat a made on seat b's discards (§6)."""
+        self.shipeng = [0] * NUM_SEATS
+        """失碰: per seat, kinds (bitmask) it passed a PENG on, barred until its next turn (§2)."""
+        self.piao = [0] * NUM_SEATS
+        """飘 count: 飘 since the seat's last discard that was not a 飘 (§3)."""
+        self.doublings: list[list[tuple[str, int | None]]] = [[] for _ in range(NUM_SEATS)]
+        """Per seat, its 飘 and kongs since its last non-飘 discard, in order, each with the seat
+        that bears it under 后半场承包 (or None)."""
+        self.bearer: list[int | None] = [None] * NUM_SEATS
+        """The discarder of a seat's latest claim made while its 飘 count was above zero."""
+        self.piao_pending: list[int] = []
+        """Seats whose 飘 restricts the others until their own next turn (§3)."""
+        self._ready_before = False
+        self._first_turn = True
+        self._start_turn(dealer)
+
+    # ------------------------------------------------------------- decisions
+    def _discards_all_held(self, seat: int) -> bool:
+        return self.phase == DISCARD
+
+    def _apply(self, seat: int, action: int, phase: str) -> None:
+        if action < NUM_KINDS:
+            self._discard(seat, action)
+        elif action == A.HU:
+            self._win(seat, self.drawn, None)
+        else:
+            self._own_kong(seat, action - A.GANG_SELF)
+
+    def _restricted(self, s: int) -> bool:
+        """Another seat's 飘 is pending: no CHI, PENG, 明杠, 加杠 or discard win for ``s`` (§3)."""
+        return any(p != s for p in self.piao_pending)
+
+    def _kong_ok(self) -> bool:
+        """A kong's replacement must not come from the last 19 drawable tiles (§1)."""
+        return self.wall.remaining > LAST_DRAWABLE
+
+    # ----------------------------------------------------------------- turns
+    def _begin_turn(self, s: int) -> None:
+        """Seat ``s``'s turn comes (a draw or a claim): its hidden kongs show, its 失碰 and its
+        pending 飘 end."""
+        self.shipeng[s] = 0
+        if s in self.piao_pending:
+            self.piao_pending.remove(s)
+        if any(m.hidden for m in self.melds[s]):
+            self.melds[s] = [replace(m, hidden=False) for m in self.melds[s]]
+            self.public_log.append(s)
+            self.events.append({"type": "reveal", "seat": s})
+
+    def _start_turn(self, s: int) -> None:
+        """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
+        self.turn = s
+        self.phase = DISCARD
+        h = self.hands[s]
+        acts = list(compress(_KINDS, h))
+        n_melds = len(self.melds[s])
+        if (self.drawn is not None or self._first_turn) and win_counts(h, self.indicator, n_melds):
+            acts.append(A.HU)
+        if self._kong_ok():
+            if 4 in h:
+                acts += [A.gang(t) for t in _KINDS if h[t] == 4]
+            if n_melds and not self._restricted(s):
+                acts += [A.gang(m.tiles[0]) for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]]
+            acts.sort()
+        self.pending = {s: acts}
+
+    def _draw(self, s: int, tail: bool = False) -> None:
+        """Seat ``s`` draws (the head, or the tail after a kong) or the hand is drawn (§1)."""
+        if not tail:
+            if self.wall.remaining <= LAST_DRAWABLE:
+                self._finish(None)
+                return
+            self._begin_turn(s)
+        self._first_turn = False
+        h = self.hands[s]
+        self._ready_before = any(baotou_counts(h, self.indicator, len(self.melds[s])))
+        t = self.wall.draw_tail() if tail else self.wall.draw_head()
+        self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
+        h[t] += 1
+        self.drawn = t
+        self._start_turn(s)
+
+    def _discard(self, s: int, t: int) -> None:
+        self.hands[s][t] -= 1
+        piao = t == self.indicator and self._ready_before and self.drawn is not None
+        self._first_turn = False
+        self.drawn = None
+        self._ready_before = False
+        self.rivers[s].append(t)
+        self.river_counts[s][t] += 1
+        self.public_log.append(4 + s)
+        self.last_tile = t
+        event: dict[str, Any] = {"type": "discard", "seat": s, "tile": t}
+        if piao:  # 财飘: the streak goes on and the others are restricted until s's next turn
+            event["piao"] = True
+            self.piao[s] += 1
+            self.doublings[s].append(("piao", self.bearer[s]))
+            self.piao_pending.append(s)
+        else:
+            self.piao[s] = 0
+            self.doublings[s] = []
+            self.bearer[s] = None
+        self.events.append(event)
+        if t == self.indicator:  # a 财神 is never claimed (§2)
+            self._draw(NEXT[s])
+        else:
+            self._open_claims(s, t)
+
+    def _own_kong(self, s: int, t: int) -> None:
+        """暗杠 (four in hand, face down) or 加杠 (the fourth added to a PENG)."""
+        h = self.hands[s]
+        if h[t] == 4:
+            h[t] = 0
+            self._add_meld(s, HzMeld(ANGANG, (t,) * 4, None, hidden=True))
+        else:
+            h[t] -= 1
+            old = next(m for m in self.melds[s] if m.kind == PENG and m.tiles[0] == t)
+            self.melds[s][self.melds[s].index(old)] = HzMeld(JIAGANG, (t,) * 4, old.from_seat)
+            self.melded[s][t] += 1
+            self.public_log.append(s)
+            self.events.append({"type": "meld", "seat": s, "kind": JIAGANG, "tiles": [t] * 4,
+                                "from": old.from_seat})
+        self.doublings[s].append(("kong", self.bearer[s]))
+        self._draw(s, tail=True)
+
+    def _add_meld(self, s: int, meld: HzMeld) -> None:
+        self.melds[s].append(meld)
+        for t in meld.tiles:
+            self.melded[s][t] += 1
+        self.public_log.append(s)
+        self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
+                            "from": meld.from_seat})
+
+    # ----------------------------------------------------------------- claims
+    def _claim_limit_ok(self, s: int, d: int) -> bool:
+        """§2: from 二连庄 on, at most 3 claims each way between dealer and non-dealer, 2 between
+        two non-dealers."""
+        if not self.config.claim_limits or self.streak < 2:
+            return True
+        return self.claims[s][d] < (3 if self.dealer in (s, d) else 2)
+
+    def _chis(self, h: bytearray, t: int) -> list[int]:
+        """CHI actions on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n of its suit,
+        the hand's tiles taken by the kinds they play (a 白板 for the indicator kind)."""
+        k = self.indicator
+        n = natural_kind(t, k)
+        if n >= NUM_SUITED_KINDS:
+            return []
+        r = n % 9
+        out = []
+        for a in A.CHI_ACTIONS:
+            lo, hi = A.chi_offsets(a)
+            if 0 <= r + lo <= 8 and 0 <= r + hi <= 8 and h[_plays(n + lo, k)] and h[_plays(n + hi, k)]:
+                out.append(a)
+        return out
+
+    def _open_claims(self, d: int, t: int) -> None:
+        """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
+        options: dict[int, list[int]] = {}
+        discard_wins = self.streak >= 3
+        kong_ok = self._kong_ok()
+        k = self.indicator
+        for s in OTHERS[d]:
+            if self._restricted(s):
+                continue
+            h = self.hands[s]
+            acts = []
+            if discard_wins and self.dealer in (s, d):
+                h[t] += 1
+                if win_counts(h, k, len(self.melds[s])):
+                    acts.append(A.HU)
+                h[t] -= 1
+            if self._claim_limit_ok(s, d):
+                if s == NEXT[d]:
+                    acts += self._chis(h, t)
+                if h[t] >= 2 and not self.shipeng[s] >> t & 1:
+                    acts.append(A.PENG)
+                    if h[t] == 3 and kong_ok:
+                        acts.append(A.GANG_CLAIM)
+            if acts:
+                acts.append(A.PASS)
+                acts.sort()
+                options[s] = acts
+        if options:
+            self._open_window(Window(CLAIM, [t], d, options))
+        else:
+            self._draw(NEXT[d])
+
+    def _resolve_window(self, w: Window) -> None:
+        d, t = w.payer, w.tiles[0]
+        choices = w.choices
+        for s, acts in w.options.items():  # 失碰: a PENG offered and not taken
+            if A.PENG in acts and choices[s] not in (A.PENG, A.GANG_CLAIM):
+                self.shipeng[s] |= 1 << t
+        for s in OTHERS[d]:  # several HU: the first in turn order after the discarder (§3)
+            if choices.get(s) == A.HU:
+                self._win(s, t, d)
+                return
+        claim = next(((s, a) for s, a in choices.items() if a in (A.PENG, A.GANG_CLAIM)), None)
+        if claim is None:
+            claim = next(((s, a) for s, a in choices.items() if a in A.CHI_ACTIONS), None)
+        if claim is None:
+            self._draw(NEXT[d])
+            return
+        s, a = claim
+        self.rivers[d].pop()
+        self.river_counts[d][t] -= 1
+        self.public_log.append(4 + d)
+        self.claims[s][d] += 1
+        self._begin_turn(s)
+        if self.piao[s]:  # 后半场承包: later doublings are d's to bear (§6)
+            self.bearer[s] = d
+        h = self.hands[s]
+        self.drawn = None
+        self._first_turn = False
+        if a in A.CHI_ACTIONS:
+            n = natural_kind(t, self.indicator)
+            lo, hi = A.chi_offsets(a)
+            run = (_plays(n + lo, self.indicator), _plays(n + hi, self.indicator))
+            for x in run:
+                h[x] -= 1
+            self._add_meld(s, HzMeld(CHI, tuple(sorted((*run, t), key=lambda x: natural_kind(x, self.indicator))),
+                                     d))
+            self._start_turn(s)
+        elif a == A.PENG:
+            h[t] -= 2
+            self._add_meld(s, HzMeld(PENG, (t,) * 3, d))
+            self._start_turn(s)
+        else:
+            h[t] -= 3
+            self._add_meld(s, HzMeld(MINGGANG, (t,) * 4, d))
+            self.doublings[s].append(("kong", self.bearer[s]))
+            self._draw(s, tail=True)
+
+    # -------------------------------------------------------------- settlement
+    def _win(self, s: int, tile: int | None, discarder: int | None) -> None:
+        """Settle the win of seat ``s``: self-drawn (``tile`` the drawn one, None for the dealer's
+        dealt hand) or on ``discarder``'s ``tile``."""
+        self_drawn = discarder is None
+        c = bytearray(self.hands[s])
+        if not self_drawn:
+            c[tile] += 1  # type: ignore[index]
+        kongs = sum(1 for kind, _ in self.doublings[s] if kind == "kong")
+        best = best_reading_counts(c, self.indicator, len(self.melds[s]), tile if self_drawn else None,
+                                   self_drawn, self.piao[s], kongs)
+        assert best is not None, "HU was offered for a hand that does not win"
+        reading, e = best
+        counted = [b for kind, b in self.doublings[s] if kind == "kong" or reading.baotou]
+        borne = [b for b in counted if b is not None]
+        chengbao, fan = liable_seats(s, self.claims)
+        level, cfg = self.streak, self.config
+        if cfg.liability and (chengbao is not None or fan):
+            net = settle(level, self.dealer, s, e, discarder, self.claims, True)
+            borne = []
+        elif cfg.piao_claim_liability and borne:
+            net = piao_claim_split(level, self.dealer, s, e, borne, discarder)
+        else:
+            net = settle(level, self.dealer, s, e, discarder)
+            borne = []
+        if not cfg.liability:
+            chengbao, fan = None, ()
+        for i, v in enumerate(net):
+            self.payments[i] += v
+        patterns: dict[str, int] = {}
+        if reading.qidui:
+            patterns["QIDUI"] = 1
+        if reading.qing:
+            patterns["QING_QIDUI"] = 1
+        if reading.quads:
+            patterns["HAOHUA"] = reading.quads
+        if reading.baotou:
+            patterns["BAOTOU"] = 1
+            if self.piao[s]:
+                patterns["CAIPIAO"] = self.piao[s]
+        if kongs:
+            patterns["GANGKAI"] = kongs
+        liable = {"chengbao": chengbao, "fan": tuple(fan), "borne": tuple(borne)}
+        self.events.append({"type": "win", "seat": s, "tile": tile, "payer": discarder, "exponent": e,
+                            "patterns": dict(patterns), "payments": list(net),
+                            "liable": {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}})
+        self._finish(HandResult(tuple(self.payments), (s,), tile, self_drawn, discarder, e, patterns,
+                                liable, next_dealer=s))
+
+    def _finish(self, result: HandResult | None) -> None:
+        """End the hand: a win's result, or None for a drawn hand (the dealer keeps the seat)."""
+        if result is None:
+            result = HandResult(tuple(self.payments), (), None, False, None, 0, {},
+                                {"chengbao": None, "fan": (), "borne": ()}, next_dealer=self.dealer)
+        self.result = result
+        self.phase = DONE
+        self.pending = {}
+        self._window = None
+        self.events.append({"type": "end", "result": result.to_dict()})
+
+    # ------------------------------------------------------------------ views
+    def tiles_accounted(self) -> int:
+        """Tiles in the wall, hands, melds, rivers and the indicator: §1's 136 through a hand."""
+        return (self.wall.remaining + sum(map(sum, self.hands)) + sum(map(sum, self.melded))
+                + sum(map(len, self.rivers)) + 1)
+
+    def __repr__(self) -> str:
+        return (f"HangzhouGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
+                f"dealer={self.dealer}, streak={self.streak}, indicator={self.indicator})")
+
+
+def _plays(n: int, indicator: int) -> int:
+    """The physical kind that plays natural kind ``n`` in a meld: the 白板 for the indicator kind."""
+    return WHITE if n == indicator and indicator != WHITE else n
+
+
+def new_hand(config: RuleConfig, rng: Any) -> HangzhouGame:
+    """The next hand of a seeded stream (seed and dealer from a numpy ``Generator``), dealt at
+    level 1: what the AEC env and ``VectorEnv`` deal for one-hand episodes."""
+    return HangzhouGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
+
+
+class HangzhouMatch(Match):
+    """A match of ``hands`` hands with §5's dealer rule: the dealer keeps the seat when he wins or
+    the hand is drawn (streak + 1, level capped at 3); otherwise the winner deals at level 1."""
+
+    def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
+                 dealer: int | None = None) -> None:
+        self.streak = 1
+        self.streaks: list[int] = []
+        super().__init__(config_arg(config, RuleConfig, "hangzhou"), hands, seed, dealer)
+
+    def _deal(self) -> HangzhouGame:
+        self.dealers.append(self.dealer)
+        self.streaks.append(self.streak)
+        return HangzhouGame(self.config, seed=self._rng.getrandbits(63), dealer=self.dealer,
+                            streak=min(self.streak, 3))
+
+    def _after_hand(self, result: HandResult) -> None:
+        if result.next_dealer == self.dealer:
+            self.streak += 1
+        else:
+            self.dealer = result.next_dealer
+            self.streak = 1
