@@ -293,3 +293,72 @@ def test_scenario_errors_name_the_problem():
         HangzhouGame(seed=1, streak=4)
     with pytest.raises(ValueError, match="more than 4 copies of 1m"):
         HangzhouGame.from_scenario(["1111m222m333m4m5m6m7m", "1m2s3s4s5s6s7s8s9s1p2p3p4p", SEAT2, SEAT3], "1z")
+
+
+# ------------------------------------------------------------------ §6 played through
+def test_source_example_tiao_biandan_played_section6():
+    """"甲吃了乙 3 摊，乙吃了丙 3 摊，乙胡了，那丙要承包，甲要加倍承包。"
+
+    丙 (2) deals at level 1. 乙 PENGs 1s, 2s, 3s from 丙; 甲 PENGs 1p, 2p, 3p from 乙; 乙
+    self-draws 6m: 678m + 9p9p with three PENGs, e = 0. Income: 丙 (dealer) 2 + 甲 1 + 丁 1 = 4.
+    丙 承包 pays 4, 甲 反承包 pays 2 × 4 = 8, 丁 nothing; 乙 receives 12 (挑扁担)."""
+    hands = ["1p1p2p2p3p3p1z2z3z1m1m4m5m", "1s1s2s2s3s3s1p2p3p7m8m9p9p",
+             "1s2s3s9m9s6p7p8p1z6m4s7s5p2m", "3m8m9m7s8s9s2p3p4p1p4z6z7z"]
+    g = hz_game(hands, indicator="5z", dealer=2, head="4z 6z 9s 1m 2m 7z 5p 4p 6m")
+    script = [
+        (2, discard("1s")), (1, A.PENG), (1, discard("1p")), (0, A.PENG), (0, discard("1z")),
+        (1, discard("2p")), (0, A.PENG), (0, discard("2z")),
+        (1, discard("3p")), (0, A.PENG), (0, discard("3z")),
+        (1, discard("4z")), (2, discard("2s")), (1, A.PENG), (1, discard("6z")),
+        (2, discard("3s")), (1, A.PENG), (1, discard("9s")),
+        (2, discard("7z")), (3, discard("5p")), (0, discard("4p")), (1, A.HU),
+    ]
+    for seat, action in script:
+        act(g, seat, action)
+    assert g.claims[1][2] == 3 and g.claims[0][1] == 3
+    r = g.result
+    assert r.winners == (1,) and r.self_drawn and r.exponent == 0
+    assert r.liable == {"chengbao": 2, "fan": (0,), "borne": ()}
+    assert r.payments == (-8, 12, -4, 0)
+
+
+def test_source_example_discard_win_with_liability_played_section6():
+    """"如果乙是 3 连庄，乙吃了甲 3 摊，丙放冲了，那甲和丙都要付。"
+
+    乙 (1) deals on 三连庄 and CHIs 3m, 3s, 3p from 甲; 丙 discards 6p and 乙 wins on it
+    (678p + 9s9s). Discard win: 丙 pays 8; 乙 made 3 claims on 甲, so 甲 pays the same 8 again."""
+    hands = ["3m3s3p1m5m9m4s6s8s4p9p1z2z", "1m2m1s2s1p2p1z2z3z4z7p8p9s9s",
+             "2m4m6m8m5s7s9s5p7p9p1s8s8p", "5m7m2s4s6s8s2p4p6p8p1z2z3z"]
+    g = hz_game(hands, indicator="5z", dealer=1, streak=3, head="6z 7z 9m 6z 7z 9s 6z 7z 9p 6p")
+    script = [(1, discard("1z")), (2, discard("6z")), (3, discard("7z")), (0, discard("3m")), (1, A.CHI_HIGH),
+              (1, discard("2z")), (2, discard("6z")), (3, discard("7z")), (0, discard("3s")), (1, A.CHI_HIGH),
+              (1, discard("3z")), (2, discard("6z")), (3, discard("7z")), (0, discard("3p")), (1, A.CHI_HIGH),
+              (1, discard("4z")), (2, discard("6p")), (1, A.HU)]
+    for seat, action in script:
+        act(g, seat, action)
+    r = g.result
+    assert g.claims[1][0] == 3 and r.winners == (1,) and r.payer == 2
+    assert r.liable == {"chengbao": 0, "fan": (), "borne": ()}
+    assert r.payments == (-8, 16, -8, 0)
+
+
+@pytest.mark.parametrize("option, payments", [(True, (-8, 32, -20, -4)), (False, (-16, 32, -8, -8))])
+def test_piao_claim_liability_played_section6(option, payments):
+    """后半场承包: 乙, 爆头-ready, 飘s a second 财神; while his 飘 count is 1 he makes a 明杠 on
+    丙's 9p, and the replacement wins: 爆头 + 飘 + kong, e = 3 (×8). The kong came after the claim
+    on 丙, so 丙 bears that doubling: at ×4 甲 pays 8, 丙 4, 丁 4, and 丙 the other half of every
+    amount, 4 × 4 = 16: 丙 pays 20 in all. Without the option: 甲 16, 丙 8, 丁 8."""
+    from envs.hangzhou.rules import RuleConfig
+    hands = [DEALER, "123m456m789m9p9p9p5z", "2s5s8s9p7p1m4m6z7z1z2z3z4z", SEAT3]
+    g = hz_game(hands, indicator="5z", head="5z 9m", tail="1z",
+                config=RuleConfig(piao_claim_liability=option))
+    for seat, action in [(0, discard("9s")), (1, discard("5z")), (2, discard("9p"))]:
+        act(g, seat, action)
+    assert g.legal_actions(1) == [A.PENG, A.GANG_CLAIM, A.PASS] and g.to_act == [1]  # 丁 and 甲 restricted
+    g.step(1, A.GANG_CLAIM)
+    assert g.drawn == k("1z")
+    g.step(1, A.HU)
+    r = g.result
+    assert r.exponent == 3 and r.patterns == {"BAOTOU": 1, "CAIPIAO": 1, "GANGKAI": 1}
+    assert r.liable["borne"] == ((2,) if option else ())
+    assert r.payments == payments
