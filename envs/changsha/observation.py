@@ -38,6 +38,7 @@ from operator import itemgetter
 import numpy as np
 
 from envs.changsha.game import PHASES, ChangshaGame
+from envs.core.planes import Rows, therm2, therm4
 
 ENCODER = "cs-v0"
 NUM_KINDS = 27
@@ -64,19 +65,12 @@ DECLARED = PHASE + len(PHASES)  # 115
 NUM_CHANNELS = DECLARED + 4  # 119
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
-# Planes are made as uint8 bytes with byte tables (``counts.translate(_THERM[l])`` is the
-# thermometer plane "count > l" of a count row, in C), joined into one buffer with a
-# single ``bytes.join`` and converted to float32 by one numpy call.
-_THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)]
-_ZERO = bytes(NUM_KINDS)
-_ONES = bytes([1]) * NUM_KINDS
-_ONEHOT = [bytes(1 if k == t else 0 for k in range(NUM_KINDS)) for t in range(NUM_KINDS)]
-_PAD = [_ZERO * n for n in range(RECENT + 1)]
-_SEAT_BLOCK = [b"".join(_ONES if r == i else _ZERO for r in range(4)) for i in range(4)]
+# Planes are made as uint8 bytes with byte tables (``envs.core.planes``), joined into one
+# buffer with a single ``bytes.join`` and converted to float32 by one numpy call.
+_R = Rows(NUM_KINDS, 108)
+_ZERO, _ONES, _ONEHOT, _PAD = _R.zero, _R.ones, _R.onehot, _R.pad
+_SEAT_BLOCK, _FLAG_BLOCK, _COUNT = _R.seat, _R.flags, _R.count
 _PHASE_BLOCK = {p: b"".join(_ONES if q == p else _ZERO for q in PHASES) for p in PHASES}
-_FLAG_BLOCK = {bits: b"".join(_ONES if b else _ZERO for b in bits)
-               for bits in ((a, b, c, d) for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1))}
-_COUNT = [bytes([n]) * NUM_KINDS for n in range(109)]  # a whole plane holding the count n
 _FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every kind, packed 8 bits a kind
 
 # Per observing seat: absolute seats in its relative order (self, next, opposite, previous),
@@ -87,20 +81,7 @@ _PUB_THERM = [itemgetter(*(base + o for base in (0, 4, 8) for o in order)) for o
 _PUB_KONG_RECENT = [itemgetter(*(base + o for base in (12, 16) for o in order)) for order in _ORDER]
 
 
-def _therm4(row: bytes) -> bytes:
-    """The four thermometer planes of a count row."""
-    return b"".join(map(row.translate, _THERM))
-
-
-def _therm2(row: bytes) -> bytes:
-    return row.translate(_THERM[0]) + row.translate(_THERM[1])
-
-
-def _counts_bytes(tiles: list[int]) -> bytes:
-    c = bytearray(NUM_KINDS)
-    for t in tiles:
-        c[t] += 1
-    return bytes(c)
+_counts_bytes = _R.counts
 
 
 def _kong_row(melds: list) -> bytes:
@@ -187,10 +168,10 @@ class _Public:
             return
         if kind == 1:  # rivers stay patchable
             self.rows[slot] = bytearray(new)
-            self.slots[slot] = bytearray(_therm4(new))
+            self.slots[slot] = bytearray(therm4(new))
         else:
             self.rows[slot] = new
-            self.slots[slot] = _therm4(new)
+            self.slots[slot] = therm4(new)
         packed = int.from_bytes(new, "little")
         self.packed += packed - int.from_bytes(old, "little")
         if kind == 0:  # melds changed: kong kinds may have too
@@ -242,14 +223,14 @@ class Encoder:
         cached = self._hands[seat]
         if cached is None or cached[0] != hand:
             h = bytes(hand)
-            cached = self._hands[seat] = (h, _therm4(h), int.from_bytes(h, "little"))
+            cached = self._hands[seat] = (h, therm4(h), int.from_bytes(h, "little"))
         # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
         unseen = _FOURS - pub.packed + pub.shown[seat] - cached[2]
         revealed = game.revealed
         if revealed:
             revealed = _counts_bytes(revealed)
             unseen -= int.from_bytes(revealed, "little")
-            revealed = _therm2(revealed)
+            revealed = therm2(revealed)
         else:
             revealed = _PAD[2]
         window = game._window  # the tiles offered now and who offers them (or pays for them)
@@ -257,7 +238,7 @@ class Encoder:
             claim = _PAD[2]
             actor = game.turn
         else:
-            claim = _therm2(_counts_bytes(window.tiles))
+            claim = therm2(_counts_bytes(window.tiles))
             actor = window.payer
         drawn = game.drawn
         own_drawn = drawn is not None and game.turn == seat and game.phase == "discard"
@@ -268,7 +249,7 @@ class Encoder:
         return b"".join((
             cached[1],
             *_PUB_THERM[seat](slots),
-            _therm4(unseen.to_bytes(NUM_KINDS, "little")),
+            therm4(unseen.to_bytes(NUM_KINDS, "little")),
             *_PUB_KONG_RECENT[seat](slots),
             _ONEHOT[drawn] if own_drawn else _ZERO,
             _louhu_row(louhu) if louhu else _ZERO,

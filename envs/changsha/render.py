@@ -9,15 +9,8 @@ from __future__ import annotations
 
 from envs.changsha.actions import describe
 from envs.changsha.game import DONE, ChangshaGame
-from envs.core.tiles import format, from_counts, glyphs, name
-
-
-def _tiles(tiles: list[int], sort: bool = True) -> str:
-    """Glyphs then text; unsorted tiles (a river, in order) are named one by one."""
-    if not tiles:
-        return "-"
-    text = format(tiles) if sort else " ".join(name(t) for t in tiles)
-    return f"{glyphs(tiles, sort=sort)}  {text}"
+from envs.core.tiles import display as _tiles
+from envs.core.tiles import format, from_counts
 
 
 def render_text(game: ChangshaGame, viewer: int | None = None,

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from envs.changsha.actions import NUM_ACTIONS
-from envs.changsha.game import new_hand
+from envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
 from envs.changsha.observation import (
     ENCODER,
     SHAPE,
     Encoder,
     planes_to_float,
 )
+from envs.changsha.render import render_text
 from envs.changsha.rules import as_config
 from envs.core.ruleset import Ruleset
 
 CHANGSHA = Ruleset(
     name="changsha", as_config=as_config, new_hand=new_hand, encoder=Encoder, encoder_name=ENCODER,
     shape=SHAPE, num_actions=NUM_ACTIONS,
-    to_float=planes_to_float,
+    to_float=planes_to_float, game=ChangshaGame, match=ChangshaMatch, render=render_text,
+    default_rules="mainstream", scenario_keys=("dice",),
 )

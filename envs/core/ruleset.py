@@ -31,3 +31,13 @@ class Ruleset:
     num_actions: int
     to_float: Callable[..., Any]
     """``to_float(uint8 planes, out=None)`` -> the float32 observation, bit for bit the AEC env's."""
+    game: Any
+    """The game class (``from_scenario``, ``replay``)."""
+    match: Any
+    """The match class: ``match(config, hands, seed=...)``."""
+    render: Callable[..., str]
+    """``render(game, viewer, last_action)`` -> the text table of the ``ansi`` render mode."""
+    default_rules: str
+    """The preset an env uses when ``rules`` is not given."""
+    scenario_keys: tuple[str, ...] = ()
+    """Scenario keys beyond ``hands``, ``wall`` and ``dealer`` (Changsha ``dice``)."""

@@ -144,6 +144,14 @@ def glyphs(tiles: Iterable[int], *, sort: bool = True) -> str:
     return "".join(glyph(t) for t in (sorted(tiles) if sort else tiles))
 
 
+def display(tiles: list[int], sort: bool = True) -> str:
+    """Glyphs then text (renderers); unsorted tiles (a river, in order) are named one by one."""
+    if not tiles:
+        return "-"
+    text = format(tiles) if sort else " ".join(name(t) for t in tiles)
+    return f"{glyphs(tiles, sort=sort)}  {text}"
+
+
 def check_kind(t: int, num_kinds: int = NUM_SUITED_KINDS) -> int:
     """Return ``t`` if it is a valid kind below ``num_kinds``, else raise ``ValueError``."""
     try:

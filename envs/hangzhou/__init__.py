@@ -1,5 +1,13 @@
-"""Hangzhou mahjong (杭州麻将): rules core (``rules``, ``patterns``, ``scoring``).
+"""Hangzhou mahjong (杭州麻将): rules core, engine and the PettingZoo environment.
 
-Pure functions over physical kinds 0–33 (honours included); no RL library is
-imported. The engine and the PettingZoo env build on these.
+``from envs.hangzhou import env, raw_env`` gives the AEC environment
+``hangzhou_mahjong_v0``. The engine modules (``rules``, ``patterns``, ``scoring``,
+``game``) import no RL library and work without PettingZoo installed.
 """
+
+import contextlib
+
+with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
+    from envs.hangzhou.env import env, raw_env
+
+__all__ = ["env", "raw_env"]

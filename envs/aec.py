@@ -1,0 +1,305 @@
+"""The PettingZoo AEC environment every ruleset shares (``changsha_mahjong_v0``,
+``hangzhou_mahjong_v0``): one hand (or a match) per episode, seats ``player_0..player_3``.
+
+- Actions: the ruleset's ``Discrete`` table. Observations: ``{"observation": float32
+  planes, "action_mask": int8}`` from the ruleset's encoder; the mask of a seat not to act
+  is all zeros.
+- Only seats with a real choice act: with ``auto_single_actions=True`` (default) a
+  decision with one legal action is played by the engine. Simultaneous decisions (claims
+  on a discard) are asked seat by seat, each seeing nothing of the others' choices.
+- Reward: each seat's settlement credited at the step it is paid, divided by
+  ``reward_scale``; a hand's rewards sum to zero and reach every seat. With
+  ``defer_early_payments=True`` (default) a payment made before a seat's first decision of
+  the episode is credited as the reward of that first decision (or at the end if the seat
+  never decides): libraries that drop a reward given before an agent's first action (RLlib
+  keeps it as a "hanging" reward that is never trained on) lose nothing.
+- ``action_space(agent).sample()`` without a mask draws a legal action of that agent now.
+- ``infos[agent]`` is ``{"phase": str}`` at every step, one fixed layout;
+  ``result_in_infos=True`` adds a ``"result"`` key: ``""`` until the end, then the result
+  (and a match's scores) as a JSON string.
+- An illegal action raises ``IllegalActionError``: never a silent pass.
+- ``hands_per_episode=N`` plays a match of N hands with the ruleset's dealer rule.
+- ``reset(options={"scenario": {...}})`` starts from a scenario as the game's
+  ``from_scenario`` takes it (keys ``hands``, ``wall``, ``dealer`` and the ruleset's own).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
+from envs.core.engine import IllegalActionError
+from envs.core.ruleset import Ruleset
+from envs.spaces import LegalDiscrete
+
+NUM_SEATS = 4
+
+
+def wrap(e: AECEnv) -> AECEnv:
+    """PettingZoo's standard wrappers, as the classic envs use them."""
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def register(env_id: str, entry_point: str) -> None:
+    """Register an env id with PettingZoo's registry (PettingZoo ≥ 1.27)."""
+    try:
+        from pettingzoo import aec_registry
+        from pettingzoo import register as pz_register
+    except ImportError:  # an older PettingZoo without a registry
+        return
+    if env_id not in aec_registry:
+        pz_register("aec", env_id, entry_point=entry_point)
+
+
+class MahjongAECEnv(AECEnv):
+    """One ruleset's game as an AEC environment (see the module docstring); a ruleset's
+    ``raw_env`` sets ``RULESET`` and ``metadata``."""
+
+    RULESET: Ruleset
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: Any = None,
+                 render_mode: str | None = None, reward_scale: float = 1.0,
+                 auto_single_actions: bool = True, hands_per_episode: int = 1,
+                 defer_early_payments: bool = True, result_in_infos: bool = False) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
+        self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
+        self.hands_per_episode = int_arg(hands_per_episode, "hands_per_episode", low=1)
+        self.auto_single_actions = bool_arg(auto_single_actions, "auto_single_actions")
+        self.defer_early_payments = bool_arg(defer_early_payments, "defer_early_payments")
+        self.result_in_infos = bool_arg(result_in_infos, "result_in_infos")
+        rs = self.RULESET
+        self.config = rs.as_config(rs.default_rules if rules is None else rules)
+        self.render_mode = render_mode
+        self.encoder = rs.encoder_name
+        self._encode = rs.encoder()
+        self.possible_agents = [f"player_{i}" for i in range(NUM_SEATS)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: LegalDiscrete(rs.num_actions, _MaskOf(self, i))
+                              for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, rs.shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (rs.num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.game: Any = None
+        self.match: Any = None
+        self._seed_rng = np.random.default_rng()
+        self.last_action: tuple[int, int] | None = None
+        self._phase_infos: dict[str, dict[str, dict[str, str]]] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        rs = self.RULESET
+        seed = seed_arg(seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset options must be a dict (e.g. {{'scenario': {{...}}}}), "
+                            f"got {type(options).__name__}")
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        options = options or {}
+        unknown = set(options) - {"scenario"}
+        if unknown:  # PettingZoo's api_test passes arbitrary options, so warn rather than raise
+            warnings.warn(f"ignoring unknown reset options {sorted(unknown)}: allowed ['scenario']",
+                          stacklevel=2)
+        if "scenario" in options:
+            if self.hands_per_episode != 1:
+                raise ValueError("a scenario is one hand: use hands_per_episode=1")
+            sc = options["scenario"]
+            extra = rs.scenario_keys
+            if not isinstance(sc, dict):
+                raise TypeError(f"the scenario must be a dict with keys hands, wall (dealer, "
+                                f"{', '.join(extra)}), got {type(sc).__name__}")
+            allowed = {"hands", "wall", "dealer", *extra}
+            if set(sc) - allowed or "hands" not in sc or "wall" not in sc:
+                raise ValueError(f"a scenario takes the keys {sorted(allowed)} ('hands' and 'wall' required; "
+                                 f"give wall='' for an empty wall), got {sorted(sc)}")
+            game = rs.game.from_scenario(sc["hands"], sc["wall"], dealer=sc.get("dealer", 0), config=self.config,
+                                         seed=int(self._seed_rng.integers(2**63)),
+                                         **{k: sc[k] for k in extra if k in sc})
+            self.match = None
+            self.game = game
+        elif self.hands_per_episode > 1:
+            self.match = rs.match(self.config, self.hands_per_episode,
+                                  seed=int(self._seed_rng.integers(2**63)))
+            self.game = self.match.game
+        else:
+            self.match = None
+            self.game = rs.new_hand(self.config, self._seed_rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._paid = [0] * NUM_SEATS
+        self._rewarded = False
+        self._held = [0.0] * NUM_SEATS  # early payments awaiting the seat's first decision
+        self._decided = [not self.defer_early_payments] * NUM_SEATS
+        self.last_action = None
+        self._advance()
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: int | None) -> None:
+        if self.game is None:
+            raise IllegalActionError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise IllegalActionError("step() after the episode ended (every agent is done): call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must choose an action: None is only for finished agents")
+        self._cumulative_rewards[agent] = 0.0
+        seat = self.agent_name_mapping[agent]
+        self._play(seat, action)
+        self._advance()
+        if not self._decided[seat]:  # its first decision: early payments become its reward
+            self._release_held((seat,))
+        if self.render_mode == "human":
+            self.render()
+
+    def _play(self, seat: int, action: int) -> None:
+        """Apply one decision (the game checks its legality first)."""
+        if self.match is not None:
+            self.match.step(seat, action)
+            self.game = self.match.game
+        else:
+            self.game.step(seat, action)
+        self.last_action = (seat, int(action))
+
+    def _advance(self) -> None:
+        """Play forced decisions, credit new payments, pick the next agent or end.
+
+        This runs once per decision, so it touches only what changed: rewards when a
+        payment was made, infos when the phase changed.
+        """
+        if self.auto_single_actions:
+            played = (self.match or self.game).play_forced()
+            if played is not None:
+                self.last_action = played
+                self.game = self.match.game if self.match is not None else self.game
+        game = self.game
+        self._credit()
+        if game.done and (self.match is None or self.match.done):
+            for a in self.agents:
+                self.terminations[a] = True
+            self._release_held(range(NUM_SEATS))
+            self.infos = self._final_infos()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[next(iter(game.pending))]
+            # infos: {"phase": ...} per agent, one mapping per phase made once per env (the
+            # agents' dicts are shared between steps of one phase, as PettingZoo's classic envs do)
+            infos = self._phase_infos.get(game.phase)
+            if infos is None:
+                extra = {"result": ""} if self.result_in_infos else {}
+                infos = self._phase_infos[game.phase] = {a: {"phase": game.phase, **extra}
+                                                         for a in self.possible_agents}
+            self.infos = infos
+
+    def _final_infos(self) -> dict[str, dict[str, str]]:
+        """``{"phase": "done"}`` per agent, with the result as JSON when ``result_in_infos``."""
+        if not self.result_in_infos:
+            return {a: {"phase": "done"} for a in self.agents}
+        result = self.game.result.to_dict() if self.game.result is not None else {}
+        if self.match is not None:
+            result["scores"] = list(self.match.scores)
+        text = json.dumps(result, ensure_ascii=False)
+        return {a: {"phase": "done", "result": text} for a in self.agents}
+
+    def _release_held(self, seats: Any) -> None:
+        """Credit the payments held back for ``seats`` (their first decision, or the end)."""
+        for s in seats:
+            self._decided[s] = True
+            held = self._held[s]
+            if held:
+                self._held[s] = 0.0
+                a = self.possible_agents[s]
+                if not self._rewarded:  # this step credited nothing else: start from zero
+                    self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                    self._rewarded = True
+                self.rewards[a] += held
+                self._cumulative_rewards[a] += held
+
+    def _credit(self) -> None:
+        """Rewards of this step: payments made since the last credit (opening wins mid-hand),
+        added to the cumulative rewards. A step without payments costs one list comparison."""
+        if self.match is not None:
+            totals = [self.match.scores[s] + (0 if self.game.done else self.game.payments[s])
+                      for s in range(NUM_SEATS)]
+        else:
+            totals = self.game.payments
+        if totals == self._paid:
+            if self._rewarded:
+                self._rewarded = False
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            return
+        for s, a in enumerate(self.possible_agents):
+            delta = (totals[s] - self._paid[s]) / self.reward_scale
+            if not self._decided[s]:  # before the seat's first decision: held back (see the docstring)
+                self._held[s] += delta
+                delta = 0.0
+            self.rewards[a] = delta
+        self._paid = list(totals)
+        self._rewarded = True
+        self._accumulate_rewards()
+
+    # ----------------------------------------------------------- observation
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        if self.game is None:
+            return {"observation": np.zeros(self.RULESET.shape, dtype=np.float32),
+                    "action_mask": np.zeros(self.RULESET.num_actions, dtype=np.int8)}
+        return {"observation": self._encode(self.game, seat),
+                "action_mask": np.frombuffer(self.game.legal_mask(seat), dtype=np.int8)}
+
+    # ---------------------------------------------------------------- render
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        if self.game is None:
+            text = "(no hand: call reset())"
+        else:
+            viewer = self.game.to_act[0] if self.game.to_act else None
+            text = self.RULESET.render(self.game, viewer, self.last_action)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class _MaskOf:
+    """The current action mask of one seat (for ``LegalDiscrete``; a class, so the env pickles)."""
+
+    def __init__(self, env: MahjongAECEnv, seat: int) -> None:
+        self.env, self.seat = env, seat
+
+    def __call__(self) -> np.ndarray:
+        game = self.env.game
+        if game is None:
+            return np.zeros(self.env.RULESET.num_actions, dtype=np.int8)
+        return np.frombuffer(game.legal_mask(self.seat), dtype=np.int8)

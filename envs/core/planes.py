@@ -1,0 +1,50 @@
+"""Byte-level building blocks of observation planes, shared by every ruleset's encoder.
+
+Planes are made as uint8 bytes: ``counts.translate(THERM[l])`` is the thermometer plane
+"count > l" of a count row, in C; an encoder joins its rows with one ``bytes.join`` and
+converts them to float32 with one numpy call.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)]
+"""``row.translate(THERM[l])``: 1 where the count exceeds ``l``."""
+
+
+def therm4(row: bytes) -> bytes:
+    """The four thermometer planes (count ≥ 1, ≥ 2, ≥ 3, 4) of a count row."""
+    return b"".join(map(row.translate, THERM))
+
+
+def therm2(row: bytes) -> bytes:
+    """The first two thermometer planes (count ≥ 1, ≥ 2) of a count row."""
+    return row.translate(THERM[0]) + row.translate(THERM[1])
+
+
+class Rows:
+    """Constant rows and blocks for planes over ``num_kinds`` kinds."""
+
+    def __init__(self, num_kinds: int, max_count: int = 136) -> None:
+        n = num_kinds
+        self.zero = bytes(n)
+        self.ones = bytes([1]) * n
+        self.onehot = [bytes(1 if k == t else 0 for k in range(n)) for t in range(n)]
+        """``onehot[t]``: the row with a 1 at kind ``t``."""
+        self.pad = [self.zero * i for i in range(8)]
+        """``pad[i]``: ``i`` zero rows."""
+        self.seat = [b"".join(self.ones if r == i else self.zero for r in range(4)) for i in range(4)]
+        """``seat[r]``: four whole planes, the ``r``-th set (a relative seat)."""
+        self.flags = {bits: b"".join(self.ones if b else self.zero for b in bits)
+                      for bits in product((0, 1), repeat=4)}
+        """``flags[(a, b, c, d)]``: four whole planes set where the flag is."""
+        self.count = [bytes([c]) * n for c in range(max_count + 1)]
+        """``count[c]``: a whole plane holding ``c``."""
+
+    def counts(self, tiles: list[int]) -> bytes:
+        """The count row of a list of kinds."""
+        c = bytearray(len(self.zero))
+        for t in tiles:
+            c[t] += 1
+        return bytes(c)

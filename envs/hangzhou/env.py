@@ -1,0 +1,47 @@
+"""PettingZoo AEC environment ``hangzhou_mahjong_v0`` on the Hangzhou engine.
+
+```python
+from envs.hangzhou import env
+e = env()                                     # rules="hangzhou", a RuleConfig or a dict
+e.reset(seed=0)
+for agent in e.agent_iter():
+    obs, reward, termination, truncation, info = e.last()
+    action = None if termination or truncation else e.action_space(agent).sample(obs["action_mask"])
+    e.step(action)
+```
+
+Agents ``player_0..player_3`` (seat i). Actions: ``Discrete(75)`` (``actions.py``).
+Observations: ``{"observation": float32 (145, 34), "action_mask": int8 (75,)}`` from the
+``hz-v0`` encoder (``observation.py``, channel table there and in the README): another
+seat's concealed kong shows as a count, its tile only once revealed. Rewards are the
+settlement of ``scoring.py`` (承包 included) reaching every seat; the protocol (masks,
+infos, scenarios, matches with the §5 streak rule, ``defer_early_payments``) is the one
+``envs.aec`` gives every ruleset. A scenario takes ``hands``, ``wall`` (``wall[0]`` the
+indicator), ``dealer`` and ``streak``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from envs.aec import MahjongAECEnv, register, wrap
+from envs.hangzhou.ruleset import HANGZHOU
+
+ENV_ID = "hangzhou_mahjong_v0"
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers (as the classic envs use them)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(MahjongAECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Hangzhou mahjong as an AEC environment. See the module docstring."""
+
+    RULESET = HANGZHOU
+    metadata = {"name": ENV_ID, "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+
+register(ENV_ID, "envs.hangzhou.env:env")

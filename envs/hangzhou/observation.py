@@ -1,0 +1,182 @@
+"""Observation encoder ``hz-v0``: planes over the 34 tile kinds, seen from one seat.
+
+``encode(game, seat)`` returns a ``float32`` array of shape ``(NUM_CHANNELS, 34)``
+with values in [0, 1]. Seats are relative: 0 self, 1 next (下家), 2 opposite
+(对家), 3 previous (上家). It holds every piece of public information and the
+seat's own concealed hand, and nothing that seat cannot know: another seat's
+concealed kong is counted but its tile stays hidden until it is revealed (§1),
+and no pending claim choice of another seat is shown.
+
+| channels | content |
+|---|---|
+| 0–3 | own concealed hand, thermometer: count ≥ 1, ≥ 2, ≥ 3, 4 |
+| 4–19 | melded tiles per relative seat, thermometer (4 each); others' hidden kongs left out |
+| 20–35 | discards lying in front of each relative seat, thermometer (4 each) |
+| 36–39 | kinds unseen from this seat (copies it cannot see), thermometer (4) |
+| 40–43 | visible kong kinds per relative seat (own hidden kongs included) |
+| 44–51 | hidden concealed kongs per relative seat, count ≥ 1, ≥ 2 (whole planes, 2 each) |
+| 52–75 | discards: the 6 most recent per relative seat, newest first, one-hot (6 each) |
+| 76 | own drawn tile this turn (one-hot) |
+| 77 | the indicator kind, whose other copies are the 财神 (one-hot) |
+| 78 | the kind the 白板 play (the indicator kind; empty when 白板 is the indicator) |
+| 79 | own 失碰 kinds: no PENG on them until the own next turn |
+| 80 | the tile offered to claim now (one-hot) |
+| 81–84 | dealer, relative seat (whole plane) |
+| 85–88 | seat whose tile is offered, or whose turn it is (whole plane) |
+| 89–96 | 飘 count per relative seat, ≥ 1, ≥ 2 (whole planes, 2 each) |
+| 97–100 | seats whose 飘 is pending (the others may not claim or win on a discard) |
+| 101–103 | dealer streak level 1, 2, 3 (one-hot, whole plane) |
+| 104–139 | claims between seats (承包): per relative seat a, per other seat b in order, a's claims on b ≥ 1, 2, 3 |
+| 140 | tiles left in the wall / 82 (whole plane) |
+| 141–143 | phase one-hot (discard, claim, done) |
+| 144 | own 爆头-ready before this turn's draw: a 财神 discard now is a 飘 (whole plane) |
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+import numpy as np
+
+from envs.core.planes import Rows, therm4
+from envs.core.tiles import COPIES, NUM_KINDS
+from envs.hangzhou.game import PHASES, HangzhouGame
+from envs.hangzhou.patterns import WHITE
+
+ENCODER = "hz-v0"
+RECENT = 6
+
+HAND = 0
+MELDS = 4
+RIVER = 20
+UNSEEN = 36
+KONGS = 40
+HIDDEN_KONGS = 44
+RECENT_DISCARDS = 52
+DRAWN = RECENT_DISCARDS + 4 * RECENT  # 76
+INDICATOR = DRAWN + 1  # 77
+WHITE_PLAYS = INDICATOR + 1  # 78
+SHIPENG = WHITE_PLAYS + 1  # 79
+CLAIM = SHIPENG + 1  # 80
+DEALER = CLAIM + 1  # 81
+ACTOR = DEALER + 4  # 85
+PIAO = ACTOR + 4  # 89
+PIAO_PENDING = PIAO + 8  # 97
+STREAK = PIAO_PENDING + 4  # 101
+CLAIMS = STREAK + 3  # 104
+WALL = CLAIMS + 36  # 140
+PHASE = WALL + 1  # 141
+READY = PHASE + len(PHASES)  # 144
+NUM_CHANNELS = READY + 1  # 145
+SHAPE = (NUM_CHANNELS, NUM_KINDS)
+WALL_SCALE = 82.0
+"""The WALL plane is ``tiles left / WALL_SCALE`` (82 drawable after the deal and the indicator)."""
+
+_R = Rows(NUM_KINDS)
+_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
+_ROTATE = [itemgetter(*order) for order in _ORDER]
+_PHASE_BLOCK = {p: b"".join(_R.ones if q == p else _R.zero for q in PHASES) for p in PHASES}
+_STREAK_BLOCK = {lv: b"".join(_R.ones if q == lv else _R.zero for q in (1, 2, 3)) for lv in (1, 2, 3)}
+_LEVELS = [b"".join(_R.ones if n > i else _R.zero for i in range(k)) for k in (2, 3) for n in range(8)]
+_TWO = _LEVELS[:8]  # _TWO[n]: whole planes n ≥ 1, n ≥ 2
+_THREE = _LEVELS[8:]  # _THREE[n]: n ≥ 1, ≥ 2, ≥ 3
+_FOURS = int.from_bytes(bytes([COPIES]) * NUM_KINDS, "little")
+
+
+def _bits_row(bits: int) -> bytes:
+    return bytes((bits >> k) & 1 for k in range(NUM_KINDS)) if bits else _R.zero
+
+
+class Encoder:
+    """The ``hz-v0`` encoder (the env keeps one; stateless, so it pickles as nothing)."""
+
+    def __call__(self, game: HangzhouGame, seat: int) -> np.ndarray:
+        return planes_to_float(np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE))
+
+    def planes(self, game: HangzhouGame, seat: int) -> bytes:
+        """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
+        itself (``planes_to_float`` divides it)."""
+        order = _ORDER[seat]
+        own = bytes(game.hands[seat])
+        meld_rows, kong_rows, hidden = [], [], []
+        seen = int.from_bytes(own, "little") + (1 << 8 * game.indicator)
+        for s in order:
+            row = bytearray(NUM_KINDS)
+            kongs = bytearray(NUM_KINDS)
+            n_hidden = 0
+            for m in game.melds[s]:
+                if m.hidden and s != seat:
+                    n_hidden += 1
+                    continue
+                for t in m.tiles:
+                    row[t] += 1
+                if len(m.tiles) == 4:
+                    kongs[m.tiles[0]] = 1
+            meld_rows.append(therm4(bytes(row)))
+            kong_rows.append(bytes(kongs))
+            hidden.append(_TWO[min(n_hidden, 2)])
+            seen += int.from_bytes(row, "little") + int.from_bytes(game.river_counts[s], "little")
+        unseen = (_FOURS - seen).to_bytes(NUM_KINDS, "little")
+        window = game._window
+        if window is None:
+            claim, actor = _R.zero, game.turn
+        else:
+            claim, actor = _R.onehot[window.tiles[0]], window.payer
+        drawn = game.drawn
+        own_turn = game.turn == seat and game.phase == "discard"
+        k = game.indicator
+        claims = game.claims
+        return b"".join((
+            therm4(own), *meld_rows,
+            *(therm4(bytes(game.river_counts[s])) for s in order),
+            therm4(unseen), *kong_rows, *hidden,
+            *(b"".join(map(_R.onehot.__getitem__, game.rivers[s][: -RECENT - 1: -1]))
+              + _R.pad[RECENT - min(RECENT, len(game.rivers[s]))] for s in order),
+            _R.onehot[drawn] if own_turn and drawn is not None else _R.zero,
+            _R.onehot[k], _R.onehot[k] if k != WHITE else _R.zero,
+            _bits_row(game.shipeng[seat]), claim,
+            _R.seat[(game.dealer - seat) % 4], _R.seat[(actor - seat) % 4],
+            *(_TWO[min(game.piao[s], 2)] for s in order),
+            _R.flags[tuple(int(s in game.piao_pending) for s in order)],
+            _STREAK_BLOCK[game.streak],
+            *(_THREE[min(claims[a][b], 3)] for a in order for b in order if b != a),
+            _R.count[game.wall.remaining],
+            _PHASE_BLOCK[game.phase],
+            _R.ones if own_turn and game._ready_before else _R.zero,
+        ))
+
+
+def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """uint8 planes (``(..., 145, 34)``, WALL holding the count) as the float32 observation the
+    AEC env gives, bit for bit. ``out`` (float32, same shape) is written in place when given."""
+    if out is None:
+        out = np.empty(planes.shape, dtype=np.float32)
+    np.copyto(out, planes, casting="unsafe")
+    out[..., WALL, :] = planes[..., WALL, :] / WALL_SCALE
+    return out
+
+
+def encode(game: HangzhouGame, seat: int) -> np.ndarray:
+    """The ``hz-v0`` observation of ``seat`` (see the module docstring for the channels)."""
+    return Encoder()(game, seat)
+
+
+def decode_hand(obs: np.ndarray) -> list[int]:
+    """The seat's own concealed counts (34 ints) from an observation."""
+    return obs[HAND:HAND + 4].sum(axis=0).astype(int).tolist()
+
+
+def decode_unseen(obs: np.ndarray) -> list[int]:
+    """Copies of each kind the seat cannot see."""
+    return obs[UNSEEN:UNSEEN + 4].sum(axis=0).astype(int).tolist()
+
+
+def decode_indicator(obs: np.ndarray) -> int:
+    """The indicator kind (the 财神's)."""
+    return int(obs[INDICATOR].argmax())
+
+
+def decode_melded(obs: np.ndarray, rel: int = 0) -> list[int]:
+    """Visible melded counts of the relative seat ``rel`` (0 = self)."""
+    return obs[MELDS + 4 * rel:MELDS + 4 * rel + 4].sum(axis=0).astype(int).tolist()
+
