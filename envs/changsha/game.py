@@ -49,25 +49,11 @@ from envs.changsha.patterns import (
 from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
 from envs.core.checks import int_arg, sequence_arg
-from envs.core.engine import (
-    DEALT_TILES,
-    DONE,
-    NUM_SEATS,
-    IllegalActionError,
-    Match,
-    ReplayMismatchError,
-    TableGame,
-    Window,
-    check_dealer,
-    check_scenario,
-    config_arg,
-    count_hands,
-    deal_hands,
-    seed_or_draw,
-)
+from envs.core.engine import DONE, NUM_SEATS, IllegalActionError, Match, ReplayMismatchError, TableGame, Window
 from envs.core.engine import OTHERS as _OTHERS
+from envs.core.engine import count_hands as _count_hands
 from envs.core.tiles import NUM_SUITED_KINDS
-from envs.core.wall import WALL_SIZE, Wall, shuffled
+from envs.core.wall import WALL_SIZE, Wall
 
 __all__ = ["ChangshaGame", "ChangshaMatch", "IllegalActionError", "ReplayMismatchError", "new_hand"]
 _KINDS = range(NUM_SUITED_KINDS)
@@ -157,6 +143,9 @@ class ChangshaGame(TableGame):
     ACTIONS = A
     NUM_KINDS = NUM_SUITED_KINDS
     CONFIG = RuleConfig
+    DEFAULT_PRESET = "mainstream"
+    WALL_SIZE = WALL_SIZE
+    NO_HONOURS = "Changsha has no honour tiles (kinds 0..26 only)"
     SCENARIO_KEYS = ("dice",)
 
     # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
@@ -173,12 +162,8 @@ class ChangshaGame(TableGame):
                  dealer: int = 0) -> None:
         """A seeded deal (§1). ``seed=None`` draws a seed, recorded in the deal event, so that
         every game can be replayed."""
-        config = config_arg(config, RuleConfig, "mainstream")
-        seed = seed_or_draw(seed)
-        dealer = check_dealer(dealer)
-        rng = random.Random(seed)
-        wall = Wall(shuffled(rng))
-        hands = deal_hands(wall.draw_head_many(DEALT_TILES), dealer)
+        config, seed, dealer = self._check_args(config, seed, dealer)
+        hands, wall, rng = self._seeded_deal(seed, dealer)
         self._setup(config, seed, dealer, hands, wall, rng, None)
 
     @classmethod
@@ -188,11 +173,8 @@ class ChangshaGame(TableGame):
         """Start from explicit concealed hands (the dealer's 14) and the undealt wall, head to
         tail (§11). ``dice`` values are used in order by every roll before the seeded generator.
         Hands and wall are tile text or lists of kinds; an empty wall must be given explicitly."""
-        dealer = check_dealer(dealer)
-        config = config_arg(config, RuleConfig, "mainstream")
-        seed = seed_or_draw(seed)
-        hs, w = check_scenario(hands, wall, dealer, NUM_SUITED_KINDS, WALL_SIZE,
-                               "Changsha has no honour tiles (kinds 0..26 only)")
+        config, seed, dealer = cls._check_args(config, seed, dealer)
+        hs, w = cls._check_scenario(hands, wall, dealer)
         dice = [int_arg(d, f"scenario dice[{i}]", 1, 6) for i, d in enumerate(sequence_arg(dice, "scenario dice"))]
         game = cls.__new__(cls)
         game._setup(config, seed, dealer, hs, Wall(w), random.Random(seed), dice)
@@ -210,7 +192,7 @@ class ChangshaGame(TableGame):
         self._dice = deque(dice or ())
         # Count vectors per seat are bytearrays: list-fast to index, and the observation
         # encoder reads them as numpy arrays without copying element by element.
-        self.hands: list[bytearray] = count_hands(hands, NUM_SUITED_KINDS)
+        self.hands: list[bytearray] = _count_hands(hands, NUM_SUITED_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded: list[bytearray] = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -888,9 +870,11 @@ class ChangshaMatch(Match):
     at random unless given (§9 / source rule A).
     """
 
+    GAME = ChangshaGame
+
     def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        super().__init__(config_arg(config, RuleConfig, "mainstream"), hands, seed, dealer)
+        super().__init__(config, hands, seed, dealer)
 
     def _deal(self) -> ChangshaGame:
         self.dealers.append(self.dealer)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from envs.changsha.actions import describe
 from envs.changsha.game import DONE, ChangshaGame
+from envs.core.render import action_lines
 from envs.core.tiles import display as _tiles
 from envs.core.tiles import format, from_counts
 
@@ -18,13 +19,9 @@ def render_text(game: ChangshaGame, viewer: int | None = None,
     """A table of the hand as ``viewer`` may see it (all hands once the hand is over)."""
     lines = [f"Changsha mahjong  phase: {game.phase}  wall: {game.wall.remaining} tiles  "
              f"dealer: seat {game.dealer}  to act: {game.to_act}"]
-    if last_action is not None:
-        seat, action = last_action
-        lines.append(f"last action: seat {seat} {describe(action)}")
+    lines += action_lines(game, last_action, describe)
     if game.revealed:
         lines.append(f"face up: {_tiles(game.revealed, sort=False)}")
-    if game.claim_tiles:
-        lines.append(f"offered by seat {game.claim_from}: {_tiles(game.claim_tiles, sort=False)}")
     for s in range(4):
         tags = []
         if s == game.dealer:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from envs.core.checks import int_arg, seed_arg, sequence_arg
 from envs.core.tiles import COPIES, format, tiles_arg
+from envs.core.wall import Wall, shuffled
 
 NUM_SEATS = 4
 DEALT_TILES = 53
@@ -79,6 +80,12 @@ class TableGame:
     """Tile kinds of the ruleset; discard actions are ids ``0..NUM_KINDS-1``."""
     CONFIG: ClassVar[Any]
     """The ruleset's ``RuleConfig`` class."""
+    DEFAULT_PRESET: ClassVar[str]
+    """The preset ``config=None`` stands for."""
+    WALL_SIZE: ClassVar[int]
+    """Tiles in a full wall (108 or 136)."""
+    NO_HONOURS: ClassVar[str] = ""
+    """The error for an honour tile in a scenario of a ruleset without honours."""
 
     # attributes every game has (declared in the subclasses' __slots__)
     phase: str
@@ -201,6 +208,24 @@ class TableGame:
         """Ask every seat in ``window.options`` at once (choices stay hidden until all answered)."""
         self._window = window
         self._ask(window.kind, dict(window.options))
+
+    # ------------------------------------------------------------ the deal
+    @classmethod
+    def _check_args(cls, config: Any, seed: Any, dealer: Any) -> tuple[Any, int, int]:
+        """(config, seed, dealer) checked: None config is the default preset, None seed drawn."""
+        return config_arg(config, cls.CONFIG, cls.DEFAULT_PRESET), seed_or_draw(seed), check_dealer(dealer)
+
+    @classmethod
+    def _seeded_deal(cls, seed: int, dealer: int) -> tuple[list[list[int]], Wall, random.Random]:
+        """(hands, wall after the deal, the seed's generator): §1 of both rule texts."""
+        rng = random.Random(seed)
+        wall = Wall(shuffled(rng, cls.NUM_KINDS), size=cls.WALL_SIZE)
+        return deal_hands(wall.draw_head_many(DEALT_TILES), dealer), wall, rng
+
+    @classmethod
+    def _check_scenario(cls, hands: Any, wall: Any, dealer: int) -> tuple[list[list[int]], list[int]]:
+        """Checked scenario hands and undealt wall (see ``check_scenario``)."""
+        return check_scenario(hands, wall, dealer, cls.NUM_KINDS, cls.WALL_SIZE, cls.NO_HONOURS)
 
     # ------------------------------------------------------------ replay
     @classmethod
@@ -375,9 +400,12 @@ class Match:
     dealer. ``to_act``, ``legal_actions`` and ``step`` address the current hand; when it ends the
     next one is dealt at once, until ``done``."""
 
+    GAME: ClassVar[Any]
+    """The ruleset's game class."""
+
     def __init__(self, config: Any, hands: int, seed: int | None, dealer: int | None) -> None:
         hands = int_arg(hands, "hands", low=1)
-        self.config = config
+        self.config = config_arg(config, self.GAME.CONFIG, self.GAME.DEFAULT_PRESET)
         self.hands = hands
         self._rng = random.Random(seed_or_draw(seed))
         # the first dealer is drawn at random unless given

@@ -23,6 +23,15 @@ def therm2(row: bytes) -> bytes:
     return row.translate(THERM[0]) + row.translate(THERM[1])
 
 
+def offsets(*sizes: int) -> tuple[int, ...]:
+    """First channel of each block of ``sizes`` planes, then the total: a channel table as code."""
+    out, at = [], 0
+    for n in sizes:
+        out.append(at)
+        at += n
+    return (*out, at)
+
+
 class Rows:
     """Constant rows and blocks for planes over ``num_kinds`` kinds."""
 

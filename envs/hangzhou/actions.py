@@ -18,13 +18,11 @@ from envs.core.tiles import name as tile_name
 NUM_ACTIONS = 75
 
 DISCARD = 0
-CHI_LOW, CHI_MID, CHI_HIGH = 34, 35, 36
-PENG = 37
-GANG_CLAIM = 38
+"""DISCARD tile t is action ``t`` (0–33)."""
+CHI_LOW, CHI_MID, CHI_HIGH, PENG, GANG_CLAIM = range(34, 39)
 GANG_SELF = 39
-HU = 73
-PASS = 74
-
+"""GANG own kong of tile t is ``GANG_SELF + t``."""
+HU, PASS = 73, 74
 CHI_ACTIONS = (CHI_LOW, CHI_MID, CHI_HIGH)
 
 

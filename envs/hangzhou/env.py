@@ -2,12 +2,12 @@
 
 ```python
 from envs.hangzhou import env
-e = env()                                     # rules="hangzhou", a RuleConfig or a dict
-e.reset(seed=0)
-for agent in e.agent_iter():
-    obs, reward, termination, truncation, info = e.last()
-    action = None if termination or truncation else e.action_space(agent).sample(obs["action_mask"])
-    e.step(action)
+table = env(rules={"liability": True})         # "hangzhou", a RuleConfig or a dict of options
+table.reset(seed=0)
+for seat in table.agent_iter():
+    observation, reward, done, cut, info = table.last()
+    legal = observation["action_mask"]
+    table.step(None if done or cut else table.action_space(seat).sample(legal))
 ```
 
 Agents ``player_0..player_3`` (seat i). Actions: ``Discrete(75)`` (``actions.py``).

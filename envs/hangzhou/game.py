@@ -23,40 +23,22 @@ this module holds Hangzhou's rules:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 from typing import Any
 
+from envs.core import engine
 from envs.core.checks import int_arg
-from envs.core.engine import (
-    DEALT_TILES,
-    DONE,
-    NEXT,
-    NUM_SEATS,
-    OTHERS,
-    IllegalActionError,
-    Match,
-    ReplayMismatchError,
-    TableGame,
-    Window,
-    check_dealer,
-    check_scenario,
-    config_arg,
-    count_hands,
-    deal_hands,
-    seed_or_draw,
-)
+from envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, Window
 from envs.core.tiles import NUM_KINDS, NUM_SUITED_KINDS
-from envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
+from envs.core.wall import HONOURS_WALL_SIZE, Wall
 from envs.hangzhou import actions as A
 from envs.hangzhou.patterns import WHITE, baotou_counts, best_reading_counts, natural_kind, win_counts
 from envs.hangzhou.rules import RuleConfig
 from envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
 
-__all__ = ["HangzhouGame", "HangzhouMatch", "HandResult", "HzMeld", "IllegalActionError",
-           "ReplayMismatchError", "new_hand"]
+__all__ = ["HangzhouGame", "HangzhouMatch", "HandResult", "HzMeld", "new_hand"]
 
 DISCARD = "discard"  # own turn: discard, own kong or self-drawn win
 CLAIM = "claim"  # claims on a discard (blind, resolved by priority)
@@ -113,13 +95,16 @@ class HandResult:
                 "next_dealer": self.next_dealer}
 
 
-class HangzhouGame(TableGame):
+class HangzhouGame(engine.TableGame):
     """One hand of Hangzhou mahjong. See the module docstring."""
 
     ACTIONS = A
     NUM_KINDS = NUM_KINDS
-    CONFIG = RuleConfig
+    """Physical kinds 0–33, honours included; discards are actions 0–33."""
+    CONFIG, DEFAULT_PRESET = RuleConfig, "hangzhou"
+    WALL_SIZE = HONOURS_WALL_SIZE
     DEAL_KEYS = ("streak",)
+    """Every deal event records the dealer's streak level (§5)."""
 
     __slots__ = (
         "config", "seed", "dealer", "streak", "wall", "indicator", "hands", "melds", "melded", "rivers",
@@ -132,24 +117,18 @@ class HangzhouGame(TableGame):
                  streak: int = 1) -> None:
         """A seeded deal (§1): 136 tiles shuffled, 53 dealt as in Changsha, the next head tile
         turned up. ``streak``: the dealer's §5 level, 1 平庄, 2 二连庄, 3 三连庄 or more."""
-        config = config_arg(config, RuleConfig, "hangzhou")
-        seed = seed_or_draw(seed)
-        dealer = check_dealer(dealer)
-        streak = int_arg(streak, "streak", 1, 3)
-        wall = Wall(shuffled(random.Random(seed), NUM_KINDS), size=HONOURS_WALL_SIZE)
-        hands = deal_hands(wall.draw_head_many(DEALT_TILES), dealer)
-        self._setup(config, seed, dealer, streak, hands, wall, "seed")
+        config, seed, dealer = self._check_args(config, seed, dealer)
+        hands, wall, _ = self._seeded_deal(seed, dealer)
+        self._setup(config, seed, dealer, int_arg(streak, "streak", 1, 3), hands, wall, "seed")
 
     @classmethod
     def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int], dealer: int = 0,
                       config: RuleConfig | None = None, seed: int | None = 0, streak: int = 1) -> HangzhouGame:
         """Start from explicit concealed hands (the dealer's 14) and the undealt wall, head to tail;
         ``wall[0]`` is the indicator turned up after dealing. Tile text takes honours (``1z..7z``)."""
-        dealer = check_dealer(dealer)
-        config = config_arg(config, RuleConfig, "hangzhou")
-        seed = seed_or_draw(seed)
+        config, seed, dealer = cls._check_args(config, seed, dealer)
         streak = int_arg(streak, "streak", 1, 3)
-        hs, w = check_scenario(hands, wall, dealer, NUM_KINDS, HONOURS_WALL_SIZE, "")
+        hs, w = cls._check_scenario(hands, wall, dealer)
         if not w:
             raise ValueError("a Hangzhou scenario wall needs at least one tile: wall[0] is the indicator")
         game = cls.__new__(cls)
@@ -168,7 +147,7 @@ class HangzhouGame(TableGame):
             "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}]
         self.indicator = wall.draw_head()
         self.events.append({"type": "indicator", "tile": self.indicator})
-        self.hands: list[bytearray] = count_hands(hands, NUM_KINDS)
+        self.hands: list[bytearray] = engine.count_hands(hands, NUM_KINDS)
         self.melds: list[list[HzMeld]] = [[] for _ in range(NUM_SEATS)]
         self.melded = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
         """Physical tiles in each seat's melds (hidden kongs included: the referee's count)."""
@@ -501,15 +480,17 @@ def new_hand(config: RuleConfig, rng: Any) -> HangzhouGame:
     return HangzhouGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
 
 
-class HangzhouMatch(Match):
+class HangzhouMatch(engine.Match):
     """A match of ``hands`` hands with §5's dealer rule: the dealer keeps the seat when he wins or
     the hand is drawn (streak + 1, level capped at 3); otherwise the winner deals at level 1."""
+
+    GAME = HangzhouGame
 
     def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
                  dealer: int | None = None) -> None:
         self.streak = 1
         self.streaks: list[int] = []
-        super().__init__(config_arg(config, RuleConfig, "hangzhou"), hands, seed, dealer)
+        super().__init__(config, hands, seed, dealer)
 
     def _deal(self) -> HangzhouGame:
         self.dealers.append(self.dealer)

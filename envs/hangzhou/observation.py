@@ -38,7 +38,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from envs.core.planes import Rows, therm4
+from envs.core.planes import Rows, offsets, therm4
 from envs.core.tiles import COPIES, NUM_KINDS
 from envs.hangzhou.game import PHASES, HangzhouGame
 from envs.hangzhou.patterns import WHITE
@@ -46,28 +46,10 @@ from envs.hangzhou.patterns import WHITE
 ENCODER = "hz-v0"
 RECENT = 6
 
-HAND = 0
-MELDS = 4
-RIVER = 20
-UNSEEN = 36
-KONGS = 40
-HIDDEN_KONGS = 44
-RECENT_DISCARDS = 52
-DRAWN = RECENT_DISCARDS + 4 * RECENT  # 76
-INDICATOR = DRAWN + 1  # 77
-WHITE_PLAYS = INDICATOR + 1  # 78
-SHIPENG = WHITE_PLAYS + 1  # 79
-CLAIM = SHIPENG + 1  # 80
-DEALER = CLAIM + 1  # 81
-ACTOR = DEALER + 4  # 85
-PIAO = ACTOR + 4  # 89
-PIAO_PENDING = PIAO + 8  # 97
-STREAK = PIAO_PENDING + 4  # 101
-CLAIMS = STREAK + 3  # 104
-WALL = CLAIMS + 36  # 140
-PHASE = WALL + 1  # 141
-READY = PHASE + len(PHASES)  # 144
-NUM_CHANNELS = READY + 1  # 145
+# First channel of each block of the table above, in its order, then the channel count.
+(HAND, MELDS, RIVER, UNSEEN, KONGS, HIDDEN_KONGS, RECENT_DISCARDS, DRAWN, INDICATOR, WHITE_PLAYS, SHIPENG,
+ CLAIM, DEALER, ACTOR, PIAO, PIAO_PENDING, STREAK, CLAIMS, WALL, PHASE, READY, NUM_CHANNELS) = offsets(
+    4, 16, 16, 4, 4, 8, 4 * RECENT, 1, 1, 1, 1, 1, 4, 4, 8, 4, 3, 36, 1, len(PHASES), 1)
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 WALL_SCALE = 82.0
 """The WALL plane is ``tiles left / WALL_SCALE`` (82 drawable after the deal and the indicator)."""

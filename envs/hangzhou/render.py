@@ -8,6 +8,7 @@ is over), wall size, dealer streak and the last action, Unicode tiles beside the
 from __future__ import annotations
 
 from envs.core.engine import DONE
+from envs.core.render import action_lines
 from envs.core.tiles import display, format, from_counts
 from envs.hangzhou.actions import describe
 from envs.hangzhou.game import HangzhouGame
@@ -20,11 +21,7 @@ def render_text(game: HangzhouGame, viewer: int | None = None,
     lines = [f"Hangzhou mahjong  phase: {game.phase}  wall: {game.wall.remaining} tiles  "
              f"dealer: seat {game.dealer} (level {game.streak})  to act: {game.to_act}",
              f"indicator {display([game.indicator])}: the other copies are 财神"]
-    if last_action is not None:
-        seat, action = last_action
-        lines.append(f"last action: seat {seat} {describe(action)}")
-    if game.claim_tiles:
-        lines.append(f"offered by seat {game.claim_from}: {display(game.claim_tiles)}")
+    lines += action_lines(game, last_action, describe)
     for s in range(4):
         tags = ["dealer"] if s == game.dealer else []
         if game.piao[s]:
