@@ -2,7 +2,8 @@
 
 ```python
 from envs.vector import VectorEnv
-venv = VectorEnv(num_tables=64, rules="mainstream", seed=0)
+venv = VectorEnv(num_tables=64, rules="mainstream", seed=0)    # ruleset="changsha" (default)
+# VectorEnv(num_tables=64, ruleset="hangzhou") plays Hangzhou; rules default to the ruleset's preset
 batch = venv.reset()
 while training:
     actions = policy(batch.obs, batch.mask)   # one row per pending decision: one forward pass
@@ -47,22 +48,11 @@ from typing import Any
 import numpy as np
 
 from envs.core.checks import int_arg, positive_float_arg, seed_arg
-from envs.core.ruleset import Ruleset
+from envs.core.ruleset import Ruleset, get_ruleset
 
 NUM_SEATS = 4
 MAX_ROWS_PER_TABLE = 3
 """At most three seats decide at once (the others on one discard)."""
-
-
-def get_ruleset(name: str | Ruleset) -> Ruleset:
-    """A ``Ruleset`` by name (``"changsha"``), or the object itself."""
-    if isinstance(name, Ruleset):
-        return name
-    if name == "changsha":
-        from envs.changsha.ruleset import CHANGSHA
-
-        return CHANGSHA
-    raise ValueError(f"unknown ruleset {name!r}: allowed 'changsha'")
 
 
 @dataclass
@@ -89,12 +79,12 @@ class Batch:
 class VectorEnv:
     """Many tables of one ruleset, stepped together (see the module docstring)."""
 
-    def __init__(self, num_tables: int = 64, rules: Any = "mainstream", seed: int | None = None,
+    def __init__(self, num_tables: int = 64, rules: Any = None, seed: int | None = None,
                  obs_dtype: Any = np.float32, reward_scale: float = 1.0,
                  ruleset: str | Ruleset = "changsha", hands: Any = None) -> None:
         self.ruleset = rs = get_ruleset(ruleset)
         self.num_tables = int_arg(num_tables, "num_tables", low=1)
-        self.config = rs.as_config(rules)
+        self.config = rs.as_config(rs.default_rules if rules is None else rules)
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
         dtype = np.dtype(obs_dtype)
         if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
@@ -201,7 +191,7 @@ class VectorEnv:
         game.play_forced()
         if game.payments != self._paid[t]:
             self._credit(t, game)
-        if game.done:  # cannot happen in Changsha (every hand has a first discard to choose)
+        if game.done:  # cannot happen: every hand starts with the dealer's discard to choose
             raise RuntimeError(f"table {t}: a hand ended without any decision")
 
     def _credit(self, t: int, game: Any) -> None:

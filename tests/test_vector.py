@@ -7,8 +7,10 @@ import pytest
 
 from envs.changsha import actions as A
 from envs.changsha.env import raw_env
-from envs.changsha.observation import planes_to_float
+from envs.hangzhou.env import raw_env as hangzhou_env
 from envs.vector import VectorEnv
+
+RULESETS = [("changsha", raw_env), ("hangzhou", hangzhou_env)]
 
 
 def random_actions(batch, rng):
@@ -29,12 +31,14 @@ def _finish_aec(aec):
 
 
 @pytest.mark.parametrize("obs_dtype", [np.float32, np.uint8])
-def test_rows_equal_the_aec_env_bit_for_bit(obs_dtype):
-    venv = VectorEnv(num_tables=3, seed=11, obs_dtype=obs_dtype)
+@pytest.mark.parametrize("ruleset, make_aec", RULESETS)
+def test_rows_equal_the_aec_env_bit_for_bit(obs_dtype, ruleset, make_aec):
+    venv = VectorEnv(num_tables=3, seed=11, obs_dtype=obs_dtype, ruleset=ruleset)
+    planes_to_float = venv.ruleset.to_float
     batch = venv.reset()
     aecs = []
     for t in range(3):
-        e = raw_env()
+        e = make_aec()
         e.reset(seed=venv.table_seeds[t])
         aecs.append(e)
     rng = np.random.default_rng(0)
@@ -66,8 +70,9 @@ def test_rows_equal_the_aec_env_bit_for_bit(obs_dtype):
     assert compared > 300
 
 
-def test_rewards_sum_to_zero_and_equal_the_settlement():
-    venv = VectorEnv(num_tables=8, seed=3, reward_scale=2.0)
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou"])
+def test_rewards_sum_to_zero_and_equal_the_settlement(ruleset):
+    venv = VectorEnv(num_tables=8, seed=3, reward_scale=2.0, ruleset=ruleset)
     batch = venv.reset()
     rng = np.random.default_rng(1)
     paid = np.zeros((8, 4))

@@ -7,9 +7,13 @@ of them, so they hold no ruleset-specific code.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+RULESETS = {"changsha": "envs.changsha.ruleset:CHANGSHA", "hangzhou": "envs.hangzhou.ruleset:HANGZHOU"}
+"""Ruleset name -> where its ``Ruleset`` lives (imported on first use)."""
 
 
 @dataclass(frozen=True)
@@ -41,3 +45,13 @@ class Ruleset:
     """The preset an env uses when ``rules`` is not given."""
     scenario_keys: tuple[str, ...] = ()
     """Scenario keys beyond ``hands``, ``wall`` and ``dealer`` (Changsha ``dice``)."""
+
+
+def get_ruleset(name: str | Ruleset) -> Ruleset:
+    """A ``Ruleset`` by name (``"changsha"``, ``"hangzhou"``), or the object itself."""
+    if isinstance(name, Ruleset):
+        return name
+    if name not in RULESETS:
+        raise ValueError(f"unknown ruleset {name!r}: allowed {sorted(RULESETS)}")
+    module, attr = RULESETS[name].split(":")
+    return getattr(importlib.import_module(module), attr)
