@@ -1,4 +1,7 @@
-"""``GreedyAgent``: a rule-based Changsha player that reads only its observation.
+"""``GreedyAgent``: a rule-based player of both rulesets that reads only its observation.
+
+The action mask's length tells the ruleset (99 Changsha, 75 Hangzhou); Hangzhou play is
+``agents.greedy_hangzhou`` (shanten with 财神). In Changsha it
 
 - always wins (HU) when it can, and declares opening wins;
 - discards to minimise shanten (向听数 over the standard, seven-pairs and all-将
@@ -14,9 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.greedy_hangzhou import hangzhou_action
 from envs.changsha import actions as A
 from envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
 from envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
+from envs.hangzhou.actions import NUM_ACTIONS as HZ_ACTIONS
 
 NUM_KINDS = 27
 
@@ -33,6 +38,8 @@ class GreedyAgent:
             raise ValueError("GreedyAgent got an empty action mask: this seat is not to act")
         if len(legal) == 1:
             return legal[0]
+        if len(action_mask) == HZ_ACTIONS:
+            return hangzhou_action(observation, legal)
         if A.HU in legal:
             return A.HU
         declares = [a for a in legal if A.DECLARE <= a < A.DICE_ONE]

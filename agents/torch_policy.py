@@ -14,26 +14,29 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.changsha.actions import NUM_ACTIONS
-from envs.changsha.observation import ENCODER, SHAPE
+from envs.core.ruleset import ENCODERS, ruleset_of_encoder
 
 ARCHS = ("mlp", "conv")
 
 
 class ActorCritic(nn.Module):
-    """Actor-critic over the ``cs-v0`` planes with masked policy logits.
+    """Actor-critic over one encoder's planes (``cs-v0`` Changsha, ``hz-v0`` Hangzhou) with
+    masked policy logits.
 
     ``arch="mlp"``: the flattened planes through ``net_arch`` hidden layers.
-    ``arch="conv"``: two 1-D convolutions over the 27 kinds first (kernel 3 sees a
+    ``arch="conv"``: two 1-D convolutions over the kinds first (kernel 3 sees a
     tile and its neighbours of rank ±1, so runs and their gaps are local patterns;
-    suit boundaries are kept by the zero padding of each suit's 9 positions), then
-    the hidden layers."""
+    suit boundaries are kept by the zero padding of each suit's 9 positions, and
+    each honour is seen alone), then the hidden layers."""
 
     def __init__(self, net_arch: list[int] | tuple[int, ...] = (256, 256), arch: str = "mlp",
-                 channels: int = 64) -> None:
+                 channels: int = 64, encoder: str = "cs-v0") -> None:
         super().__init__()
         if arch not in ARCHS:
             raise ValueError(f"arch {arch!r}: allowed {ARCHS}")
+        rs = ruleset_of_encoder(encoder)
+        SHAPE, NUM_ACTIONS = rs.shape, rs.num_actions  # noqa: N806 - the planes' constants
+        self.encoder = encoder
         layers: list[nn.Module] = []
         if arch == "conv":
             layers += [SuitConv(SHAPE[0], channels), nn.ReLU(), SuitConv(channels, channels), nn.ReLU()]
@@ -58,7 +61,8 @@ class ActorCritic(nn.Module):
 
 
 class SuitConv(nn.Module):
-    """Conv1d with kernel 3 over each suit's 9 kinds separately (no run across suits)."""
+    """Conv1d with kernel 3 over each suit's 9 kinds separately (no run across suits); honours
+    (kinds 27–33, when present) each on their own, through the same kernel's centre."""
 
     def __init__(self, c_in: int, c_out: int) -> None:
         super().__init__()
@@ -66,9 +70,13 @@ class SuitConv(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         n, c, k = x.shape
-        suits = x.reshape(n, c, k // 9, 9).permute(0, 2, 1, 3).reshape(n * (k // 9), c, 9)
-        y = self.conv(suits)
-        return y.reshape(n, k // 9, -1, 9).permute(0, 2, 1, 3).reshape(n, -1, k)
+        suited = x[..., :27].reshape(n, c, 3, 9).permute(0, 2, 1, 3).reshape(n * 3, c, 9)
+        y = self.conv(suited).reshape(n, 3, -1, 9).permute(0, 2, 1, 3).reshape(n, -1, 27)
+        if k == 27:
+            return y
+        honours = x[..., 27:].permute(0, 2, 1).reshape(n * (k - 27), c, 1)
+        h = self.conv(honours).reshape(n, k - 27, -1).permute(0, 2, 1)
+        return torch.cat([y, h], dim=2)
 
 
 def cpu_weights(net: nn.Module) -> dict[str, torch.Tensor]:
@@ -79,8 +87,8 @@ def cpu_weights(net: nn.Module) -> dict[str, torch.Tensor]:
 def save_actor_critic(net: ActorCritic, path: str | Path) -> Path:
     """``net`` as a self-play checkpoint, the one format ``load_actor_critic`` and ``ckpt:PATH`` read
     (every trainer writes its networks through here)."""
-    torch.save({"state_dict": cpu_weights(net), "net_arch": net.net_arch, "arch": net.arch, "encoder": ENCODER},
-               path)
+    torch.save({"state_dict": cpu_weights(net), "net_arch": net.net_arch, "arch": net.arch,
+                "encoder": net.encoder}, path)
     return Path(path)
 
 
@@ -95,10 +103,11 @@ def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
                          f"expected {expected}") from None
     if not isinstance(ckpt, dict) or not {"state_dict", "net_arch", "encoder"} <= set(ckpt):
         raise ValueError(f"checkpoint {path!r} is not a self-play checkpoint: expected {expected}")
-    if ckpt["encoder"] != ENCODER:
-        raise ValueError(f"checkpoint {path!r} was trained on encoder {ckpt['encoder']!r}, this env uses {ENCODER!r}")
+    if ckpt["encoder"] not in ENCODERS:
+        raise ValueError(f"checkpoint {path!r} was trained on encoder {ckpt['encoder']!r}: "
+                         f"known encoders are {sorted(ENCODERS)}")
     try:
-        net = ActorCritic(ckpt["net_arch"], ckpt.get("arch", "mlp")).to(device)
+        net = ActorCritic(ckpt["net_arch"], ckpt.get("arch", "mlp"), encoder=ckpt["encoder"]).to(device)
     except (TypeError, ValueError) as e:
         raise ValueError(f"checkpoint {path!r}: bad network description ({e})") from None
     try:
@@ -131,9 +140,11 @@ class TorchPolicy:
                 raise ValueError(f"checkpoint {self.path!r} cannot be read as an sb3-contrib MaskablePPO "
                                  f"model ({type(e).__name__}: {e})") from None
             space = getattr(self._sb3, "observation_space", None)
-            if getattr(space, "shape", None) != SHAPE:
+            shapes = {ruleset_of_encoder(e).shape: e for e in ENCODERS}
+            if getattr(space, "shape", None) not in shapes:
                 raise ValueError(f"checkpoint {self.path!r} expects observations of shape "
-                                 f"{getattr(space, 'shape', None)}, this env's {ENCODER!r} planes are {SHAPE}")
+                                 f"{getattr(space, 'shape', None)}: the encoders' planes are "
+                                 + ", ".join(f"{e} {s}" for s, e in shapes.items()))
         elif path.suffix == ".pt":
             self._net = load_actor_critic(self.path, device)
         else:

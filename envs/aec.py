@@ -303,3 +303,12 @@ class _MaskOf:
         if game is None:
             return np.zeros(self.env.RULESET.num_actions, dtype=np.int8)
         return np.frombuffer(game.legal_mask(self.seat), dtype=np.int8)
+
+
+def aec_env(ruleset: str) -> type[MahjongAECEnv]:
+    """The ``raw_env`` class of a ruleset by name (``"changsha"``, ``"hangzhou"``)."""
+    import importlib
+
+    from envs.core.ruleset import get_ruleset
+
+    return importlib.import_module(f"envs.{get_ruleset(ruleset).name}.env").raw_env

@@ -1,11 +1,11 @@
 """Single-agent Gymnasium wrapper: one learning seat against fixed policies.
 
 ``SingleAgentEnv(rules=..., opponents=[p, p, p], seat=0 | "random")`` is a
-``gymnasium.Env`` for SB3 and friends. A policy is a callable
+``gymnasium.Env`` for SB3 and friends (``rules="hangzhou"`` plays Hangzhou). A policy is a callable
 ``policy(observation, action_mask) -> action`` (optionally with ``reset()``,
 which gets a ``seed`` from the env's generator when it accepts one, so that
 ``reset(seed=...)`` makes whole episodes reproducible).
-The observation is the ``cs-v0`` planes (float32, shape (119, 27));
+The observation is the ruleset's planes (``cs-v0`` float32 (119, 27), ``hz-v0`` (145, 34));
 ``action_masks()`` returns the learner's mask as sb3-contrib's MaskablePPO
 expects. The reward of a step is everything the learning seat was paid since
 its previous decision, so a hand that ends on another seat's move (a deal-in
@@ -28,27 +28,26 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import reset_policy
-from envs.changsha import actions as A
-from envs.changsha.env import raw_env
-from envs.changsha.game import IllegalActionError
-from envs.changsha.observation import SHAPE
-from envs.changsha.rules import RuleConfig
+from envs.aec import aec_env
 from envs.core.checks import int_arg
+from envs.core.engine import IllegalActionError
+from envs.core.ruleset import ruleset_of_rules
 from envs.spaces import LegalDiscrete
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
 
 class SingleAgentEnv(gym.Env):
-    """One seat of ``changsha_mahjong_v0`` as a Gymnasium env (see the module docstring)."""
+    """One seat of ``changsha_mahjong_v0`` (or ``hangzhou_mahjong_v0``) as a Gymnasium env (see the
+    module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi"]}
 
-    def __init__(self, rules: str | RuleConfig | dict[str, Any] = "mainstream",
+    def __init__(self, rules: Any = None,
                  opponents: Sequence[Policy] | None = None, seat: int | str = "random",
                  reward_scale: float = 1.0, render_mode: str | None = None,
                  hands_per_episode: int = 1, illegal_action: str = "raise",
-                 illegal_penalty: float = 1.0) -> None:
+                 illegal_penalty: float = 1.0, ruleset: str | None = None) -> None:
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action={illegal_action!r}: allowed 'raise' or 'penalize'")
         self.illegal_action = illegal_action
@@ -68,15 +67,19 @@ class SingleAgentEnv(gym.Env):
                 seat = int_arg(seat, "seat", 0, 3)
             except (TypeError, ValueError):
                 raise ValueError(f"seat must be 0..3 or 'random', got {seat!r}") from None
-        self.aec = raw_env(rules=rules, reward_scale=reward_scale, render_mode=render_mode,
-                           hands_per_episode=hands_per_episode)
+        if ruleset is None:
+            ruleset = ruleset_of_rules(rules).name
+        self.aec = aec_env(ruleset)(rules=rules, reward_scale=reward_scale, render_mode=render_mode,
+                                    hands_per_episode=hands_per_episode)
+        rs = self.aec.RULESET
+        self._describe = rs.game.ACTIONS.describe
         self.opponents = list(opponents)
         self.seat_choice = seat
         self.seat = 0 if seat == "random" else int(seat)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(0.0, 1.0, SHAPE, dtype=np.float32)
-        self.action_space = LegalDiscrete(A.NUM_ACTIONS, self._current_mask)
-        self._mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        self.observation_space = spaces.Box(0.0, 1.0, rs.shape, dtype=np.float32)
+        self.action_space = LegalDiscrete(rs.num_actions, self._current_mask)
+        self._mask = np.zeros(rs.num_actions, dtype=np.int8)
         self._policy_of: dict[int, Policy] = {}
         self._carried = 0.0
 
@@ -106,7 +109,7 @@ class SingleAgentEnv(gym.Env):
         if self.aec.agent_selection != me or self.aec.terminations[me]:
             raise IllegalActionError("step() after the episode ended: call reset()")
         action = int_arg(action, "action")  # 2.7 is an error, never truncated to 2
-        if not 0 <= action < A.NUM_ACTIONS or not self._mask[action]:
+        if not 0 <= action < len(self._mask) or not self._mask[action]:
             legal = np.flatnonzero(self._mask).tolist()
             if self.illegal_action == "penalize":
                 obs = self._observe()
@@ -114,7 +117,7 @@ class SingleAgentEnv(gym.Env):
                 return obs, -self.illegal_penalty, False, False, info
             raise IllegalActionError(
                 f"seat {self.seat} cannot play {action}: legal are {legal} "
-                f"({', '.join(A.describe(x) for x in legal)})")
+                f"({', '.join(self._describe(x) for x in legal)})")
         self.aec.step(action)
         reward, done = self._run_opponents()
         reward += self._carried

@@ -43,7 +43,7 @@ UNIT = Range(0, 1)
 COMMON: dict[str, tuple[Any, Any, Range | None]] = {
     "algo": (("maskable_ppo", "selfplay_ppo", "rllib_ppo", "tianshou_dqn"), REQUIRED, None),
     "run_dir": (str, "runs/train", None),
-    "rules": (("mainstream", "classic"), "mainstream", None),
+    "rules": (("mainstream", "classic", "hangzhou"), "mainstream", None),
     "seed": (int, 0, NON_NEGATIVE),
     "total_timesteps": (int, 200_000, AT_LEAST_1),
     "max_minutes": ((int, float), None, POSITIVE),

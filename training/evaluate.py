@@ -6,8 +6,11 @@ Each seeded deal is played once per seating rotation (4 rotations), so every
 policy holds every hand from every seat; luck of the deal cancels out. For each
 policy the arena reports the mean settlement per hand with a 95% confidence
 interval (bootstrap over deals: a deal's value is the policy's mean over its
-rotations), and the win, self-draw, deal-in and big-win rates, and 海底 / 开杠
-usage per hand. It prints a table and can write JSON and a PNG bar chart.
+rotations), and the win, self-draw, deal-in and big-win rates, and per ruleset
+海底 / 开杠 usage (Changsha) or 爆头 / 飘 (Hangzhou) per hand. It prints a table and
+can write JSON and a PNG bar chart.
+
+    python -m training.evaluate --rules hangzhou --policies greedy random random random --deals 500
 """
 
 from __future__ import annotations
@@ -28,12 +31,12 @@ import numpy as np
 
 from agents import make_policy
 from envs.changsha import actions as A
-from envs.changsha.game import new_hand
-from envs.changsha.rules import RuleConfig
+from envs.core.ruleset import PRESETS, get_ruleset, ruleset_of_preset, ruleset_of_rules
 from envs.vector import VectorEnv
 
 NUM_SEATS = 4
-STATS = ("settlement", "win", "self_draw", "deal_in", "big_win", "haidi_take", "kaigang")
+EXTRA_STATS = {"changsha": ("haidi_take", "kaigang"), "hangzhou": ("baotou", "piao")}
+"""Per-hand counts of the ruleset's own moves, beside the common rates."""
 
 
 @dataclass
@@ -56,23 +59,38 @@ TABLES = 64
 """Hands in flight per process: the rows of one step go through each policy in one call."""
 
 
-def hand_stats(game: Any, seat_of: Sequence[int]) -> list[dict[str, Any]]:
+def _extra_counts(game: Any, ruleset: str) -> tuple[list[int], list[int], list[bool]]:
+    """Per seat: the ruleset's two extra counts, and whether its win (if any) was big (Changsha: a
+    big pattern; Hangzhou: a multiplier above ×1)."""
+    first, second = [0] * NUM_SEATS, [0] * NUM_SEATS
+    result = game.result
+    if ruleset == "changsha":
+        for e in game.events:
+            if e["type"] == "act" and e["action"] == A.HAIDI_TAKE:
+                first[e["seat"]] += 1
+            elif e["type"] == "meld" and e.get("how") == "kaigang":
+                second[e["seat"]] += 1
+        return first, second, [result.he.get(s, 0) > 0 for s in range(NUM_SEATS)]
+    for e in game.events:
+        if e["type"] == "win" and "BAOTOU" in e["patterns"]:
+            first[e["seat"]] += 1
+        elif e["type"] == "discard" and e.get("piao"):
+            second[e["seat"]] += 1
+    return first, second, [result.exponent > 0] * NUM_SEATS
+
+
+def hand_stats(game: Any, seat_of: Sequence[int], ruleset: str = "changsha") -> list[dict[str, Any]]:
     """Per policy index, the statistics of one finished hand (``seat_of[p]``: its seat)."""
     result = game.result
-    haidi = [0] * NUM_SEATS
-    kaigang = [0] * NUM_SEATS
-    for e in game.events:
-        if e["type"] == "act" and e["action"] == A.HAIDI_TAKE:
-            haidi[e["seat"]] += 1
-        elif e["type"] == "meld" and e.get("how") == "kaigang":
-            kaigang[e["seat"]] += 1
+    first, second, big = _extra_counts(game, ruleset)
+    names = EXTRA_STATS[ruleset]
     rows = []
     for s in seat_of:
         won = s in result.winners
         rows.append({
             "settlement": result.payments[s], "win": won, "self_draw": won and result.self_drawn,
-            "deal_in": bool(result.winners) and result.payer == s,
-            "big_win": won and result.he.get(s, 0) > 0, "haidi_take": haidi[s], "kaigang": kaigang[s],
+            "deal_in": bool(result.winners) and result.payer == s, "big_win": won and big[s],
+            names[0]: first[s], names[1]: second[s],
         })
     return rows
 
@@ -86,11 +104,12 @@ def _act(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any], tables: int = TABLES,
-               policy_seed: int = 0) -> list[list[dict[str, Any]]]:
+               policy_seed: int = 0, ruleset: str = "changsha") -> list[list[dict[str, Any]]]:
     """Play every deal of ``seeds`` in all four rotations, ``tables`` hands at a time through
     ``VectorEnv``; per deal, per rotation, each policy's statistics. Deal ``s`` is the hand the
     AEC env deals after ``reset(seed=s)``."""
-    config = RuleConfig.from_dict(rules)
+    rs = get_ruleset(ruleset)
+    config = rs.as_config(rules)
     policies = [make_policy(n, seed=policy_seed + i) for i, n in enumerate(names)]
     if "torch" in sys.modules:  # one arena process per core: torch's own threads would only contend
         sys.modules["torch"].set_num_threads(1)
@@ -102,9 +121,9 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any]
         if job is None:
             return None
         job_of[t] = job
-        return new_hand(config, np.random.default_rng(job[1]))
+        return rs.new_hand(config, np.random.default_rng(job[1]))
 
-    venv = VectorEnv(num_tables=min(tables, 4 * len(seeds)), rules=config, hands=next_hand)
+    venv = VectorEnv(num_tables=min(tables, 4 * len(seeds)), rules=config, hands=next_hand, ruleset=rs)
     out: list[list[dict[str, Any] | None]] = [[None] * NUM_SEATS for _ in seeds]
     batch = venv.reset()
     while len(batch):
@@ -123,23 +142,24 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any]
             deal = game.events[0]
             layout = json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()
             out[i][rot] = {"rotation": rot, "deal": hashlib.sha1(layout).hexdigest(),
-                           "policies": hand_stats(game, seat_of)}
+                           "policies": hand_stats(game, seat_of, rs.name)}
     return out  # type: ignore[return-value]
 
 
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int) -> None:
-    _WORKER.update(names=list(names), rules=rules, tables=tables)
+def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, ruleset: str = "changsha") -> None:
+    _WORKER.update(names=list(names), rules=rules, tables=tables, ruleset=ruleset)
 
 
 def _play_chunk(chunk: tuple[int, list[int]]) -> list[list[dict[str, Any]]]:
     index, seeds = chunk
-    return play_deals(_WORKER["names"], seeds, _WORKER["rules"], _WORKER["tables"], policy_seed=1000 * index)
+    return play_deals(_WORKER["names"], seeds, _WORKER["rules"], _WORKER["tables"], policy_seed=1000 * index,
+                      ruleset=_WORKER["ruleset"])
 
 
-def run_deals(names: Sequence[str], deals: int, rules: RuleConfig, seed: int = 0, workers: int = 1,
+def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, workers: int = 1,
               progress: bool = True, tables: int = TABLES) -> list[list[dict[str, Any]]]:
     """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; results in deal order.
     Deals are split into chunks played by ``workers`` processes, each batching ``tables`` hands."""
@@ -150,10 +170,11 @@ def run_deals(names: Sequence[str], deals: int, rules: RuleConfig, seed: int = 0
     chunks = list(enumerate(seeds[i:i + size] for i in range(0, deals, size)))
     results: list[list[dict[str, Any]]] = []
     start = time.time()
-    _init_worker(names, rules.to_dict(), tables)
+    ruleset = ruleset_of(rules)
+    _init_worker(names, rules.to_dict(), tables, ruleset)
     pool = None
     if workers > 1 and len(chunks) > 1:
-        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict(), tables))
+        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict(), tables, ruleset))
         iterator = pool.imap(_play_chunk, chunks)
     else:
         iterator = map(_play_chunk, chunks)
@@ -189,7 +210,7 @@ def summarise(names: Sequence[str], results: list[list[dict[str, Any]]]) -> list
         per_deal = np.array([np.mean([rot["policies"][p]["settlement"] for rot in deal]) for deal in results],
                             dtype=float)
         hands = [rot["policies"][p] for deal in results for rot in deal]
-        rates = {k: float(np.mean([h[k] for h in hands])) for k in STATS if k != "settlement"}
+        rates = {k: float(np.mean([h[k] for h in hands])) for k in hands[0] if k != "settlement"}
         rates = {f"{k}_rate" if k in ("win", "self_draw", "deal_in", "big_win") else f"{k}_per_hand": v
                  for k, v in rates.items()}
         low, high = bootstrap_ci(per_deal)
@@ -198,16 +219,20 @@ def summarise(names: Sequence[str], results: list[list[dict[str, Any]]]) -> list
     return reports
 
 
+_HEADS = {"haidi_take": "海底", "kaigang": "开杠", "baotou": "爆头", "piao": "飘"}
+
+
 def format_table(reports: Sequence[PolicyReport], deals: int, unit: str) -> str:
+    extra = [k[:-len("_per_hand")] for k in reports[0].rates if k.endswith("_per_hand")]
     head = (f"{'policy':<28}{'mean/hand':>10}{'95% CI':>20}{'win':>7}{'self':>7}{'deal-in':>8}"
-            f"{'big':>7}{'海底':>6}{'开杠':>6}")
+            f"{'big':>7}" + "".join(f"{_HEADS[k]:>6}" for k in extra))
     lines = [f"duplicate arena: {deals} deals x 4 rotations = {deals * 4} hands per policy ({unit})", head]
     for r in reports:
         ci = f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]"
         lines.append(
             f"{r.name[-28:]:<28}{r.mean:>+10.2f}{ci:>20}{r.rates['win_rate']:>7.1%}"
             f"{r.rates['self_draw_rate']:>7.1%}{r.rates['deal_in_rate']:>8.1%}{r.rates['big_win_rate']:>7.1%}"
-            f"{r.rates['haidi_take_per_hand']:>7.2f}{r.rates['kaigang_per_hand']:>7.2f}")
+            + "".join(f"{r.rates[k + '_per_hand']:>7.2f}" for k in extra))
     return "\n".join(lines)
 
 
@@ -232,13 +257,19 @@ def plot(reports: Sequence[PolicyReport], path: str, title: str) -> None:
     plt.close(fig)
 
 
-def evaluate(names: Sequence[str], deals: int, rules: str | RuleConfig = "mainstream", seed: int = 0,
+def ruleset_of(config: Any) -> str:
+    """The ruleset a config object belongs to (``"changsha"`` or ``"hangzhou"``)."""
+    return ruleset_of_rules(config).name
+
+
+def evaluate(names: Sequence[str], deals: int, rules: Any = "mainstream", seed: int = 0,
              workers: int = 1, progress: bool = True) -> dict[str, Any]:
-    """Run the arena and return a JSON-ready report."""
-    config = rules if isinstance(rules, RuleConfig) else RuleConfig.preset(rules)
+    """Run the arena and return a JSON-ready report. ``rules``: a preset name of either ruleset
+    (``mainstream``, ``classic``, ``hangzhou``) or a config object."""
+    config = ruleset_of_preset(rules).as_config(rules) if isinstance(rules, str) else rules
     results = run_deals(names, deals, config, seed=seed, workers=workers, progress=progress)
     reports = summarise(names, results)
-    unit = "片" if config.scoring == "zi" else "points"
+    unit = "片" if getattr(config, "scoring", "points") == "zi" else "points"
     return {
         "policies": list(names), "deals": deals, "seed": seed, "rules": config.to_dict(), "unit": unit,
         "reports": [r.to_dict() for r in reports], "table": format_table(reports, deals, unit),
@@ -267,7 +298,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
                         help="four policies: random, greedy or ckpt:PATH")
     parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")
-    parser.add_argument("--rules", default="mainstream", choices=["mainstream", "classic"])
+    parser.add_argument("--rules", default="mainstream", choices=sorted(PRESETS),
+                        help="Changsha presets mainstream / classic, or hangzhou")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--workers", type=int, default=min(2, mp.cpu_count()), help="processes")
     parser.add_argument("--json", help="write the report as JSON here")

@@ -42,7 +42,7 @@ import torch
 from torch import nn
 
 from agents.torch_policy import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
-from envs.changsha.observation import planes_to_float
+from envs.core.ruleset import ruleset_of_encoder, ruleset_of_preset
 from envs.vector import VectorEnv
 
 LEARNER, GREEDY, RANDOM = 0, 1, 2  # seat roles; snapshot k plays as role 3 + k
@@ -140,11 +140,16 @@ class Rollout:
 
 
 # ------------------------------------------------------------------ workers
+def _to_float(net: ActorCritic, obs_u8: np.ndarray) -> np.ndarray:
+    """The float planes of ``net``'s encoder from the uint8 rows ``VectorEnv`` gives."""
+    return ruleset_of_encoder(net.encoder).to_float(obs_u8)
+
+
 def _policy_actions(net: ActorCritic, obs_u8: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sampled actions, their log-probabilities and the values, one forward pass."""
     with torch.no_grad():
-        logits, value = net(torch.from_numpy(planes_to_float(obs_u8)), torch.from_numpy(mask))
+        logits, value = net(torch.from_numpy(_to_float(net, obs_u8)), torch.from_numpy(mask))
         logp_all = torch.log_softmax(logits, dim=-1).numpy()
     u = rng.random(len(mask))[:, None]
     act = np.minimum((np.exp(logp_all).cumsum(axis=1) < u).sum(axis=1), mask.shape[1] - 1)
@@ -173,10 +178,10 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
 
     rng = np.random.default_rng([cfg["seed"], worker_id])
     torch.manual_seed(cfg["seed"] * 1000 + worker_id)
+    rs = ruleset_of_preset(cfg["rules"])
     venv = VectorEnv(cfg["tables_per_worker"], cfg["rules"], seed=int(rng.integers(2**63)), obs_dtype=np.uint8,
-                     reward_scale=cfg["reward_scale"])
-    rs = venv.ruleset
-    net = ActorCritic(cfg["net_arch"], cfg["arch"])
+                     reward_scale=cfg["reward_scale"], ruleset=rs)
+    net = ActorCritic(cfg["net_arch"], cfg["arch"], encoder=rs.encoder_name)
     snapshots: list[ActorCritic] = []
     greedy = GreedyAgent()
     batch = store = mode = None  # the first command deals (``mode`` changes from None)
@@ -196,7 +201,7 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
         if msg.get("snapshots") is not None:
             snapshots = []
             for w in msg["snapshots"]:
-                s = ActorCritic(cfg["net_arch"], cfg["arch"])
+                s = ActorCritic(cfg["net_arch"], cfg["arch"], encoder=rs.encoder_name)
                 s.load_state_dict(w)
                 snapshots.append(s)
         if msg["cmd"] != mode:  # switching between imitation and PPO: start fresh hands
@@ -226,7 +231,7 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
                     actions[rows] = _policy_actions(snap, batch.obs[rows], batch.mask[rows], rng)[0]
             rows = np.flatnonzero(row_roles == GREEDY)
             if len(rows):
-                floats = planes_to_float(batch.obs[rows])
+                floats = rs.to_float(batch.obs[rows])
                 act = np.array([greedy(o, m) for o, m in zip(floats, batch.mask[rows], strict=True)], np.int64)
                 actions[rows] = act
                 if mode == "bc":
@@ -298,9 +303,10 @@ def _minibatches(n: int, size: int, rng: np.random.Generator):
         yield torch.from_numpy(perm[start:start + size])
 
 
-def _tensors(data: dict[str, np.ndarray], idx: torch.Tensor, device: str) -> tuple[torch.Tensor, torch.Tensor]:
+def _tensors(data: dict[str, np.ndarray], idx: torch.Tensor, device: str, to_float: Any,
+             ) -> tuple[torch.Tensor, torch.Tensor]:
     i = idx.numpy()
-    obs = torch.from_numpy(planes_to_float(data["obs"][i])).to(device)
+    obs = torch.from_numpy(to_float(data["obs"][i])).to(device)
     return obs, torch.from_numpy(data["mask"][i]).to(device)
 
 
@@ -312,7 +318,7 @@ def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.n
     for _ in range(cfg["bc_epochs"]):
         correct = total = 0
         for mb in _minibatches(len(act), cfg["batch_size"], rng):
-            obs, mask = _tensors(data, mb, device)
+            obs, mask = _tensors(data, mb, device, ruleset_of_encoder(net.encoder).to_float)
             logits, value = net(obs, mask)
             a = act[mb].to(device)
             ce = nn.functional.cross_entropy(logits, a)
@@ -336,7 +342,7 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.
     stats: dict[str, float] = {}
     for _ in range(cfg["n_epochs"]):
         for mb in _minibatches(len(act), cfg["batch_size"], rng):
-            obs, mask = _tensors(data, mb, device)
+            obs, mask = _tensors(data, mb, device, ruleset_of_encoder(net.encoder).to_float)
             logits, value = net(obs, mask)
             dist = torch.distributions.Categorical(logits=logits)
             logp = dist.log_prob(act[mb].to(device))
@@ -384,7 +390,10 @@ def train(cfg: dict[str, Any]) -> Path:
         net = load_actor_critic(cfg["init_checkpoint"], device)
         net.train()
     else:
-        net = ActorCritic(cfg["net_arch"], cfg["arch"]).to(device)
+        net = ActorCritic(cfg["net_arch"], cfg["arch"], encoder=ruleset_of_preset(cfg["rules"]).encoder_name).to(device)
+    if net.encoder != ruleset_of_preset(cfg["rules"]).encoder_name:
+        raise ValueError(f"init_checkpoint {cfg['init_checkpoint']!r} was trained on {net.encoder!r}, "
+                         f"rules {cfg['rules']!r} use {ruleset_of_preset(cfg['rules']).encoder_name!r}")
     cfg = {**cfg, "net_arch": net.net_arch, "arch": net.arch}
     opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"], eps=1e-5)
     start = time.time()

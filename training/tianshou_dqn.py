@@ -26,12 +26,13 @@ def train(cfg: dict[str, Any]) -> Path:
     from tianshou.env import DummyVectorEnv
     from tianshou.trainer import OffPolicyTrainerParams
 
+    from envs.core.ruleset import ruleset_of_preset
     from envs.integrations.tianshou import QNet, SharedSeatEnv, save_qnet
 
     torch.manual_seed(cfg["seed"])
     run_dir = Path(cfg["run_dir"])
     run_dir.mkdir(parents=True, exist_ok=True)
-    qnet = QNet(cfg["net_arch"], cfg["arch"])
+    qnet = QNet(cfg["net_arch"], cfg["arch"], encoder=ruleset_of_preset(cfg["rules"]).encoder_name)
     envs = DummyVectorEnv([lambda: SharedSeatEnv(qnet, cfg["rules"], cfg["reward_scale"])
                            for _ in range(cfg["n_envs"])])
     envs.seed(cfg["seed"])

@@ -8,12 +8,16 @@ of them, so they hold no ruleset-specific code.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 RULESETS = {"changsha": "envs.changsha.ruleset:CHANGSHA", "hangzhou": "envs.hangzhou.ruleset:HANGZHOU"}
 """Ruleset name -> where its ``Ruleset`` lives (imported on first use)."""
+PRESETS = {"mainstream": "changsha", "classic": "changsha", "hangzhou": "hangzhou"}
+"""Every rule preset by name, and the ruleset it belongs to (the CLIs' ``--rules``)."""
+ENCODERS = {"cs-v0": "changsha", "hz-v0": "hangzhou"}
+"""Observation encoder name -> its ruleset (checkpoints record the encoder they learned on)."""
 
 
 @dataclass(frozen=True)
@@ -55,3 +59,39 @@ def get_ruleset(name: str | Ruleset) -> Ruleset:
         raise ValueError(f"unknown ruleset {name!r}: allowed {sorted(RULESETS)}")
     module, attr = RULESETS[name].split(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def ruleset_of_preset(preset: str) -> Ruleset:
+    """The ruleset a preset name belongs to (``"classic"`` -> Changsha, ``"hangzhou"`` -> Hangzhou)."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown rules {preset!r}: allowed {sorted(PRESETS)}")
+    return get_ruleset(PRESETS[preset])
+
+
+def ruleset_of_encoder(encoder: str) -> Ruleset:
+    """The ruleset whose observations an encoder name describes."""
+    if encoder not in ENCODERS:
+        raise ValueError(f"unknown observation encoder {encoder!r}: allowed {sorted(ENCODERS)}")
+    return get_ruleset(ENCODERS[encoder])
+
+
+def ruleset_of_rules(rules: Any) -> Ruleset:
+    """The ruleset a ``rules`` argument belongs to: a preset name, a config object, or a dict of
+    options (its ``preset`` key, else the ruleset whose options it names; Changsha when empty)."""
+    if rules is None:
+        return get_ruleset("changsha")
+    if isinstance(rules, str):
+        return ruleset_of_preset(rules)
+    if isinstance(rules, Mapping):
+        if "preset" in rules:
+            return ruleset_of_preset(rules["preset"])
+        for name in RULESETS:
+            rs = get_ruleset(name)
+            if rules and set(rules) <= set(rs.as_config(rs.default_rules).option_names()):
+                return rs
+        return get_ruleset("changsha")
+    module = type(rules).__module__.split(".")
+    if len(module) > 1 and module[1] in RULESETS:
+        return get_ruleset(module[1])
+    raise TypeError(f"rules must be a preset name {sorted(PRESETS)}, a RuleConfig or a dict, "
+                    f"got {type(rules).__name__}")

@@ -328,3 +328,30 @@ def _combine(one: Sequence[tuple[int, int, int]], rest: Sequence[tuple[int, int,
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
     return 6 - min(7, sum(x // 2 for x in c))
+
+
+# ------------------------------------------------------ honours (Hangzhou)
+_HONOUR_KIND_BLOCKS = {
+    0: ((0, 0, 0),), 1: ((0, 0, 0),), 2: ((0, 1, 0), (0, 0, 1)),
+    3: ((1, 0, 0), (0, 0, 1)), 4: ((1, 0, 0), (0, 2, 0), (0, 1, 1)),
+}
+"""Blocks one honour kind held ``c`` times can give: no runs, so a triplet, a pair (as head or
+partial set) or nothing."""
+
+
+@lru_cache(maxsize=1 << 12)
+def honour_blocks(key: bytes) -> tuple[tuple[int, int, int], ...]:
+    """``_suit_blocks`` for the seven honours (counts as bytes): Pareto-best (sets, partial
+    sets, head) when honours form triplets and pairs only."""
+    acc: tuple[tuple[int, int, int], ...] = ((0, 0, 0),)
+    for c in key:
+        if c >= 2:
+            acc = _pareto_pairs(acc, _HONOUR_KIND_BLOCKS[c])
+    return acc
+
+
+def standard_shanten_honours(c: Sequence[int], melds: int = 0) -> int:
+    """``standard_shanten`` of counts over 34 kinds (the honours 27–33 form no runs)."""
+    b = bytes(c)
+    rest = _pareto_pairs(_pareto_pairs(_suit_blocks(b[9:18]), _suit_blocks(b[18:27])), honour_blocks(b[27:34]))
+    return _combine(_suit_blocks(b[0:9]), rest, melds)

@@ -204,3 +204,22 @@ def seven_pairs_completions(b: bytes, w: int) -> int:
         if b[k] < 4 and n_odd + (-1 if odd[k] else 1) <= w:
             mask |= 1 << k
     return mask
+
+
+def shanten(b: bytes, w: int, melds: int = 0) -> int:
+    """Shanten (向听数) of natural counts ``b`` (34 kinds) with ``w`` wildcards and ``melds``
+    melds, over the standard form and (without melds) seven pairs: -1 complete, 0 ready.
+
+    A heuristic for players, not a rule: each wildcard is taken to save one exchange (it completes
+    a partial set, a pair or a single), which holds unless the hand has more wildcards than
+    partial sets to use them on."""
+    from envs.core.shapes import standard_shanten_honours
+
+    best = standard_shanten_honours(b, melds) - w
+    if not melds:
+        pairs = sum(x // 2 for x in b)
+        singles = b.translate(_ODD).count(1)
+        used = min(w, singles)
+        best = min(best, 6 - min(7, pairs + used + (w - used) // 2))
+    # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
+    return max(best, -1 if (sum(b) + w) % 3 == 2 else 0)

@@ -162,3 +162,14 @@ def decode_melded(obs: np.ndarray, rel: int = 0) -> list[int]:
     """Visible melded counts of the relative seat ``rel`` (0 = self)."""
     return obs[MELDS + 4 * rel:MELDS + 4 * rel + 4].sum(axis=0).astype(int).tolist()
 
+
+
+def decode_phase(obs: np.ndarray) -> str:
+    """The phase name (one of ``game.PHASES``)."""
+    return PHASES[int(obs[PHASE:PHASE + len(PHASES), 0].argmax())]
+
+
+def decode_claim(obs: np.ndarray) -> int | None:
+    """The tile offered to claim now, or None."""
+    row = obs[CLAIM]
+    return int(row.argmax()) if row.any() else None

@@ -10,8 +10,9 @@ e = ObservationOptions(env(), flat=True, dtype="uint8", obs_key="observations")
 - ``flat=True``: the planes as one ``(C·K,)`` vector (RLlib's masking modules
   and MLPs over a flat Box).
 - ``dtype="uint8"``: planes as bytes (4× smaller replay buffers; Tianshou copies
-  every observation). The wall and stack planes then hold counts (see
-  ``observation.planes_to_float``); every other channel is 0/1 in both dtypes.
+  every observation), exactly as the ruleset's encoder makes them: the wall (and
+  Changsha's stack) planes then hold counts (the ruleset's ``to_float`` gives the
+  float planes back); every other channel is 0/1 in both dtypes.
 - ``obs_key``: the name of the planes in the dict (RLlib: ``"observations"``);
   the mask keeps the key ``"action_mask"``.
 
@@ -26,9 +27,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import BaseWrapper
 
-from envs.changsha.observation import STACKS, STACKS_SCALE, WALL, WALL_SCALE
-
 DTYPES = ("float32", "uint8")
+MAX_COUNT = 136
+"""Bound of the uint8 planes: the count planes never exceed the tiles of a wall."""
 
 
 class ObservationOptions(BaseWrapper):
@@ -46,7 +47,7 @@ class ObservationOptions(BaseWrapper):
         inner = env.observation_space(env.possible_agents[0])
         planes, mask = inner["observation"], inner["action_mask"]
         shape = (int(np.prod(planes.shape)),) if flat else planes.shape
-        high = max(WALL_SCALE, STACKS_SCALE) if self.dtype == np.uint8 else 1.0
+        high = MAX_COUNT if self.dtype == np.uint8 else 1.0
         space = spaces.Dict({obs_key: spaces.Box(0, high, shape, dtype=self.dtype), "action_mask": mask})
         self._spaces = {a: space for a in env.possible_agents}
         self._plane_shape = planes.shape
@@ -58,10 +59,12 @@ class ObservationOptions(BaseWrapper):
         obs = self.env.observe(agent)
         planes = obs["observation"]
         if self.dtype == np.uint8:
-            counts = planes[[WALL, STACKS], 0] * np.array([WALL_SCALE, STACKS_SCALE])
-            planes = planes.astype(np.uint8)
-            planes[WALL] = round(counts[0])
-            planes[STACKS] = round(counts[1])
+            raw = self.env.unwrapped
+            if raw.game is None:
+                planes = planes.astype(np.uint8)
+            else:  # the encoder's own bytes: counts where the float planes hold fractions
+                seat = raw.agent_name_mapping[agent]
+                planes = np.frombuffer(raw._encode.planes(raw.game, seat), dtype=np.uint8).reshape(planes.shape).copy()
         if self.flat:
             planes = planes.reshape(-1)
         return {self.obs_key: planes, "action_mask": obs["action_mask"]}

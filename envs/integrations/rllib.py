@@ -43,8 +43,8 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env as _register
 
 from agents.torch_policy import ActorCritic, save_actor_critic
-from envs.changsha.env import raw_env
-from envs.changsha.observation import SHAPE
+from envs.aec import aec_env
+from envs.core.ruleset import ruleset_of_encoder, ruleset_of_rules
 from envs.integrations.observations import ObservationOptions
 
 ENV_NAME = "changsha_mahjong_v0"
@@ -53,8 +53,10 @@ POLICY = "shared"
 
 
 def make_env(env_config: dict[str, Any] | None = None) -> PettingZooEnv:
-    """The env as RLlib's runners take it; ``env_config`` holds ``raw_env``'s keyword arguments."""
-    env = raw_env(**dict(env_config or {}))
+    """The env as RLlib's runners take it; ``env_config`` holds ``raw_env``'s keyword arguments
+    (``rules="hangzhou"`` gives ``hangzhou_mahjong_v0``)."""
+    env_config = dict(env_config or {})
+    env = aec_env(ruleset_of_rules(env_config.get("rules")).name)(**env_config)
     return PettingZooEnv(ObservationOptions(env, flat=True, obs_key="observations"))
 
 
@@ -64,15 +66,18 @@ def register_env() -> None:
 
 
 class MaskedActorCriticModule(TorchRLModule, ValueFunctionAPI):
-    """``ActorCritic`` over the flat ``cs-v0`` planes with masked logits (see the module docstring)."""
+    """``ActorCritic`` over the flat planes (``model_config["encoder"]``: ``cs-v0`` or ``hz-v0``)
+    with masked logits (see the module docstring)."""
 
     def setup(self) -> None:
         cfg = self.model_config or {}
-        self.net = ActorCritic(cfg.get("net_arch", [256, 256]), cfg.get("arch", "mlp"))
+        encoder = cfg.get("encoder", "cs-v0")
+        self.net = ActorCritic(cfg.get("net_arch", [256, 256]), cfg.get("arch", "mlp"), encoder=encoder)
+        self.shape = ruleset_of_encoder(encoder).shape
 
     def _net(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs = batch[Columns.OBS]
-        planes = obs["observations"].float().reshape(-1, *SHAPE)
+        planes = obs["observations"].float().reshape(-1, *self.shape)
         return self.net(planes, obs["action_mask"])
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -108,8 +113,9 @@ class SettlementCheck(RLlibCallback):
 def ppo_config(num_env_runners: int = 2, env_config: dict[str, Any] | None = None,
                net_arch: list[int] | None = None, arch: str = "mlp", **training: Any) -> PPOConfig:
     """PPO on ``ENV_NAME`` with ``MaskedActorCriticModule`` shared by the four seats."""
+    encoder = ruleset_of_rules((env_config or {}).get("rules")).encoder_name
     spec = RLModuleSpec(module_class=MaskedActorCriticModule,
-                        model_config={"net_arch": list(net_arch or [256, 256]), "arch": arch})
+                        model_config={"net_arch": list(net_arch or [256, 256]), "arch": arch, "encoder": encoder})
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config=dict(env_config or {}))

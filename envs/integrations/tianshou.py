@@ -29,23 +29,21 @@ from gymnasium import spaces
 from torch import nn
 
 from agents.torch_policy import ActorCritic, save_actor_critic
-from envs.changsha.actions import NUM_ACTIONS
-from envs.changsha.observation import SHAPE
+from envs.core.ruleset import ruleset_of_encoder
 from envs.wrappers import SingleAgentEnv
-
-OBS_SIZE = SHAPE[0] * SHAPE[1]
 
 
 class QNet(nn.Module):
     """``model(obs, state=None, info=None) -> (q_values, state)`` as Tianshou calls it."""
 
-    def __init__(self, net_arch: list[int], arch: str = "mlp") -> None:
+    def __init__(self, net_arch: list[int], arch: str = "mlp", encoder: str = "cs-v0") -> None:
         super().__init__()
-        self.net = ActorCritic(net_arch, arch)
+        self.net = ActorCritic(net_arch, arch, encoder=encoder)
+        self.shape = ruleset_of_encoder(encoder).shape
 
     def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
         x = torch.as_tensor(obs, dtype=torch.float32, device=next(self.parameters()).device)
-        h = self.net.body(x.reshape(-1, *SHAPE))
+        h = self.net.body(x.reshape(-1, *self.shape))
         return self.net.policy(h), state
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -61,11 +59,15 @@ class SharedSeatEnv(gym.Env):
 
     def __init__(self, qnet: QNet, rules: Any = "mainstream", reward_scale: float = 10.0) -> None:
         self.inner = SingleAgentEnv(rules=rules, opponents=[qnet.act] * 3, seat="random", reward_scale=reward_scale)
+        rs = self.inner.aec.RULESET
+        if rs.shape != qnet.shape:
+            raise ValueError(f"the QNet reads {qnet.net.encoder!r} planes {qnet.shape}; rules {rules!r} "
+                             f"give {rs.encoder_name!r} planes {rs.shape}")
         self.observation_space = spaces.Dict({
-            "obs": spaces.Box(0.0, 1.0, (OBS_SIZE,), dtype=np.float32),
-            "mask": spaces.MultiBinary(NUM_ACTIONS),
+            "obs": spaces.Box(0.0, 1.0, (rs.shape[0] * rs.shape[1],), dtype=np.float32),
+            "mask": spaces.MultiBinary(rs.num_actions),
         })
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(rs.num_actions)
         self.finished: list[tuple[float, float]] = []  # per hand: (the seat's return, its settlement / scale)
         self._return = 0.0
 

@@ -1,0 +1,100 @@
+"""The Hangzhou side of ``GreedyAgent``: shanten with 财神 (``envs.core.wild.shanten``).
+
+Always wins when it can; discards to minimise the wildcard-aware shanten (a 财神 is kept, as
+it lowers the shanten by one), breaking ties by how many unseen tiles would then improve the
+hand (进张), then by the higher kind; claims PENG / CHI only when that lowers its shanten and
+a 明杠 or own kong when it does not set the hand back. It never 飘s (a win now beats a bet).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core import wild
+from envs.core.tiles import NUM_KINDS
+from envs.hangzhou import actions as A
+from envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
+from envs.hangzhou.patterns import WHITE, natural, natural_kind
+
+
+def _shanten(hand: list[int], indicator: int, melds: int) -> int:
+    b, w = natural(hand, indicator)
+    return wild.shanten(b, w, melds)
+
+
+def _melds(hand: list[int]) -> int:
+    size = sum(hand)
+    return (14 - size) // 3 if size % 3 == 2 else (13 - size) // 3
+
+
+def _after(hand: list[int], *removed: int) -> list[int]:
+    out = list(hand)
+    for t in removed:
+        out[t] -= 1
+    return out
+
+
+def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
+    """The lowest shanten any discard leaves."""
+    return min(_shanten(_after(hand, t), indicator, melds) for t in range(NUM_KINDS) if hand[t])
+
+
+def hangzhou_action(obs: np.ndarray, legal: list[int]) -> int:
+    """The greedy choice among ``legal`` (more than one) for a ``hz-v0`` observation."""
+    if A.HU in legal:
+        return A.HU
+    hand = decode_hand(obs)
+    k = decode_indicator(obs)
+    n = _melds(hand)
+    phase = decode_phase(obs)
+    if phase == "claim":
+        return _claim(obs, legal, hand, k, n)
+    discards = [a for a in legal if a < A.CHI_LOW]
+    scores = {t: _shanten(_after(hand, t), k, n) for t in discards}
+    best = min(scores.values())
+    for a in legal:
+        if A.GANG_SELF <= a < A.HU:  # own kong: kept when the hand is no worse without the tiles
+            t = a - A.GANG_SELF
+            after = _after(hand, *([t] * (4 if hand[t] == 4 else 1)))
+            if _shanten(after, k, n + (hand[t] == 4)) <= best:
+                return a
+    tied = [t for t in discards if scores[t] == best]
+    if len(tied) == 1:
+        return tied[0]
+    unseen = decode_unseen(obs)
+
+    def improving(t: int) -> int:
+        """进张: unseen copies of the kinds whose draw would lower the shanten after discarding t."""
+        rest = _after(hand, t)
+        total = 0
+        for u in range(NUM_KINDS):
+            if unseen[u]:
+                rest[u] += 1
+                if _shanten(rest, k, n) < best:
+                    total += unseen[u]
+                rest[u] -= 1
+        return total
+
+    return max(tied, key=lambda t: (t != k, improving(t), t))
+
+
+def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int) -> int:
+    t = decode_claim(obs)
+    if t is None:
+        return A.PASS
+    base = _shanten(hand, k, n)
+    if A.GANG_CLAIM in legal and _shanten(_after(hand, t, t, t), k, n + 1) <= base:
+        return A.GANG_CLAIM
+    best, choice = base, A.PASS
+    nat = natural_kind(t, k)
+    for a in legal:
+        if a == A.PENG:
+            used = (t, t)
+        elif a in A.CHI_ACTIONS:
+            used = tuple(WHITE if m == k and k != WHITE else m for m in (nat + d for d in A.chi_offsets(a)))
+        else:
+            continue
+        s = _best_discard(_after(hand, *used), k, n + 1)
+        if s < best:
+            best, choice = s, a
+    return choice
