@@ -155,8 +155,16 @@ class TorchPolicy:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
 
+    def _check_shape(self, shape: tuple[int, ...]) -> None:
+        """A network meets only the planes of the encoder it was trained on."""
+        want = ruleset_of_encoder(self._net.encoder).shape if self._net is not None else None
+        if want is not None and tuple(shape) != want:
+            raise ValueError(f"checkpoint {self.path!r} was trained on {self._net.encoder!r} planes {want}, "
+                             f"got observations of shape {tuple(shape)} (another ruleset?)")
+
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Actions for many decisions in one forward pass (the arena's batched path)."""
+        self._check_shape(observations.shape[1:])
         if self._net is None:
             return np.array([self(o, m) for o, m in zip(observations, masks, strict=True)], dtype=np.int64)
         with torch.no_grad():
@@ -176,6 +184,7 @@ class TorchPolicy:
                                           deterministic=self.deterministic)
             return int(action)
         assert self._net is not None
+        self._check_shape(observation.shape)
         with torch.no_grad():
             obs = torch.as_tensor(observation, dtype=torch.float32, device=self.device).unsqueeze(0)
             mask = torch.as_tensor(action_mask, device=self.device).unsqueeze(0)

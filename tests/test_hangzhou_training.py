@@ -80,3 +80,12 @@ n_epochs: 1
     assert all(obs["action_mask"][a] == 1 for a in batch)
     report = evaluate([f"ckpt:{final}", "greedy", "random", "random"], 4, "hangzhou", progress=False)
     assert len(report["reports"]) == 4
+
+
+def test_a_changsha_checkpoint_refuses_hangzhou_observations():
+    policy = make_policy("pretrained")
+    e = raw_env()
+    e.reset(seed=0)
+    obs, *_ = e.last()
+    with pytest.raises(ValueError, match="cs-v0"):
+        policy(obs["observation"], obs["action_mask"])

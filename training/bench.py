@@ -29,9 +29,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from envs.changsha.game import ChangshaGame
 from envs.changsha.patterns import wait_mask
-from envs.changsha.rules import RuleConfig
+from envs.core.ruleset import ruleset_of_preset
 from envs.core.shapes import is_standard
 from envs.core.tiles import NUM_KINDS, to_counts
 from envs.hangzhou.patterns import wait_mask_counts, win_counts
@@ -79,13 +78,14 @@ def rate(fn: Callable[[Any], object], hands: Sequence[Any], min_time: float = 1.
 
 
 def engine_rate(preset: str, min_time: float) -> tuple[float, float]:
-    """Random-play hands and decisions per second on the engine with one preset."""
-    config = RuleConfig.preset(preset)
+    """Random-play hands and decisions per second on the engine with one preset (of either ruleset)."""
+    rs = ruleset_of_preset(preset)
+    config = rs.as_config(preset)
     rng = random.Random(0)
     hands = steps = 0
     start = time.perf_counter()
     while True:
-        g = ChangshaGame(config, seed=hands)
+        g = rs.game(config, seed=hands)
         while not g.done:
             s = g.to_act[0]
             g.step(s, rng.choice(g.legal_actions(s)))
@@ -96,13 +96,12 @@ def engine_rate(preset: str, min_time: float) -> tuple[float, float]:
             return hands / elapsed, steps / elapsed
 
 
-def aec_rate(min_time: float) -> float:
+def aec_rate(min_time: float, ruleset: str = "changsha") -> float:
     """Decisions per second through the AEC env: ``last()`` (observation + mask), a random
     legal action, ``step()``."""
+    from envs.aec import aec_env
 
-    from envs.changsha.env import raw_env
-
-    env = raw_env()
+    env = aec_env(ruleset)()
     rng = random.Random(0)
     decisions = hands = 0
     start = time.perf_counter()
@@ -120,14 +119,14 @@ def aec_rate(min_time: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64) -> float:
+def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, ruleset: str = "changsha") -> float:
     """Decisions per second through ``VectorEnv``: every row's observation and mask, random legal
     actions for the whole batch in one numpy call, ``step()``."""
     import numpy as np
 
     from envs.vector import VectorEnv
 
-    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype))
+    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset)
     rng = np.random.default_rng(0)
     batch = venv.reset()
     decisions = 0
@@ -173,7 +172,8 @@ def arena_rate(deals: int) -> float:
         path = f"{tmp}/net.pt"
         save_actor_critic(ActorCritic([256], "conv"), path)
         start = time.perf_counter()
-        run_deals([f"ckpt:{path}", "greedy", "greedy", "greedy"], deals, RuleConfig(), workers=2, progress=False)
+        mainstream = ruleset_of_preset("mainstream").as_config("mainstream")
+        run_deals([f"ckpt:{path}", "greedy", "greedy", "greedy"], deals, mainstream, workers=2, progress=False)
         return deals / (time.perf_counter() - start)
 
 
@@ -210,6 +210,12 @@ def main(argv: list[str] | None = None) -> None:
         rows.append((f"engine random-play hands ({preset})", hands_s, 400))
         rows.append((f"engine decisions ({preset})", steps_s, 0))
     rows.append(("AEC env decisions (obs + mask each step)", best(lambda: aec_rate(args.seconds)), 20_000))
+    hz_hands, hz_steps = max(engine_rate("hangzhou", args.seconds) for _ in range(args.repeats))
+    rows.append(("Hangzhou engine random-play hands", hz_hands, 400))
+    rows.append(("Hangzhou engine decisions", hz_steps, 0))
+    rows.append(("Hangzhou AEC env decisions (obs + mask)", best(lambda: aec_rate(args.seconds, "hangzhou")), 20_000))
+    rows.append(("Hangzhou VectorEnv decisions, uint8",
+                 best(lambda: vector_rate(args.seconds, "uint8", ruleset="hangzhou")), 0))
     rows.append(("VectorEnv decisions, float32 (64 tables)", best(lambda: vector_rate(args.seconds)), 40_000))
     rows.append(("VectorEnv decisions, uint8 (64 tables)", best(lambda: vector_rate(args.seconds, "uint8")), 40_000))
     if args.trainer:

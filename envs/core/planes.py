@@ -41,7 +41,7 @@ class Rows:
         self.ones = bytes([1]) * n
         self.onehot = [bytes(1 if k == t else 0 for k in range(n)) for t in range(n)]
         """``onehot[t]``: the row with a 1 at kind ``t``."""
-        self.pad = [self.zero * i for i in range(8)]
+        self.pad = [self.zero * i for i in range(41)]
         """``pad[i]``: ``i`` zero rows."""
         self.seat = [b"".join(self.ones if r == i else self.zero for r in range(4)) for i in range(4)]
         """``seat[r]``: four whole planes, the ``r``-th set (a relative seat)."""

@@ -195,7 +195,8 @@ class HangzhouGame(engine.TableGame):
 
     def _restricted(self, s: int) -> bool:
         """Another seat's 飘 is pending: no CHI, PENG, 明杠, 加杠 or discard win for ``s`` (§3)."""
-        return any(p != s for p in self.piao_pending)
+        pending = self.piao_pending
+        return bool(pending) and any(p != s for p in pending)
 
     def _kong_ok(self) -> bool:
         """A kong's replacement must not come from the last 19 drawable tiles (§1)."""
@@ -239,7 +240,7 @@ class HangzhouGame(engine.TableGame):
             self._begin_turn(s)
         self._first_turn = False
         h = self.hands[s]
-        self._ready_before = any(baotou_counts(h, self.indicator, len(self.melds[s])))
+        self._ready_before = bool(h[self.indicator]) and any(baotou_counts(h, self.indicator, len(self.melds[s])))
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
         self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
         h[t] += 1
@@ -322,14 +323,21 @@ class HangzhouGame(engine.TableGame):
 
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
-        options: dict[int, list[int]] = {}
+        hands = self.hands
+        nxt, s2, s3 = OTHERS[d]
         discard_wins = self.streak >= 3
+        if (not discard_wins and hands[nxt][t] < 2 and hands[s2][t] < 2 and hands[s3][t] < 2
+                and (t >= NUM_SUITED_KINDS and t != WHITE or not self._chis(hands[nxt], t))):
+            self._draw(nxt)  # the common case: no PENG, kong or CHI for anybody
+            return
+        options: dict[int, list[int]] = {}
         kong_ok = self._kong_ok()
         k = self.indicator
-        for s in OTHERS[d]:
-            if self._restricted(s):
-                continue
-            h = self.hands[s]
+        pending = self.piao_pending
+        for s in (nxt, s2, s3):
+            if pending and any(p != s for p in pending):
+                continue  # another seat's 飘 is pending (§3)
+            h = hands[s]
             acts = []
             if discard_wins and self.dealer in (s, d):
                 h[t] += 1
@@ -337,7 +345,7 @@ class HangzhouGame(engine.TableGame):
                     acts.append(A.HU)
                 h[t] -= 1
             if self._claim_limit_ok(s, d):
-                if s == NEXT[d]:
+                if s == nxt:
                     acts += self._chis(h, t)
                 if h[t] >= 2 and not self.shipeng[s] >> t & 1:
                     acts.append(A.PENG)
@@ -350,7 +358,7 @@ class HangzhouGame(engine.TableGame):
         if options:
             self._open_window(Window(CLAIM, [t], d, options))
         else:
-            self._draw(NEXT[d])
+            self._draw(nxt)
 
     def _resolve_window(self, w: Window) -> None:
         d, t = w.payer, w.tiles[0]

@@ -69,36 +69,119 @@ def _bits_row(bits: int) -> bytes:
     return bytes((bits >> k) & 1 for k in range(NUM_KINDS)) if bits else _R.zero
 
 
+class _SeatView:
+    """The public blocks of one absolute seat, rebuilt when the game's ``public_log`` names it:
+    meld rows as the owner sees them (``own``) and as the others do (hidden kongs left out)."""
+
+    __slots__ = ("own_melds", "own_kongs", "own_packed", "melds", "kongs", "hidden", "packed",
+                 "river", "recent", "river_packed")
+
+    def __init__(self) -> None:
+        self.own_melds = self.melds = _R.pad[4]
+        self.own_kongs = self.kongs = _R.zero
+        self.own_packed = self.packed = self.river_packed = 0
+        self.hidden = _TWO[0]
+        self.river = _R.pad[4]
+        self.recent = _R.pad[RECENT]
+
+    def melds_changed(self, melds: list) -> None:
+        own, seen = bytearray(NUM_KINDS), bytearray(NUM_KINDS)
+        own_k, seen_k = bytearray(NUM_KINDS), bytearray(NUM_KINDS)
+        hidden = 0
+        for m in melds:
+            quad = len(m.tiles) == 4
+            for t in m.tiles:
+                own[t] += 1
+            if quad:
+                own_k[m.tiles[0]] = 1
+            if m.hidden:
+                hidden += 1
+                continue
+            for t in m.tiles:
+                seen[t] += 1
+            if quad:
+                seen_k[m.tiles[0]] = 1
+        self.own_melds, self.melds = therm4(bytes(own)), therm4(bytes(seen))
+        self.own_kongs, self.kongs = bytes(own_k), bytes(seen_k)
+        self.own_packed, self.packed = int.from_bytes(own, "little"), int.from_bytes(seen, "little")
+        self.hidden = _TWO[min(hidden, 2)]
+
+    def river_changed(self, counts: bytearray, river: list[int]) -> None:
+        row = bytes(counts)
+        self.river = therm4(row)
+        self.river_packed = int.from_bytes(row, "little")
+        recent = river[: -RECENT - 1: -1]
+        self.recent = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
+
+
 class Encoder:
-    """The ``hz-v0`` encoder (the env keeps one; stateless, so it pickles as nothing)."""
+    """The ``hz-v0`` encoder (the env keeps one). Public blocks are kept per game and seat and
+    rebuilt only for the seats the game's ``public_log`` names since the last call; the claim and
+    飘 blocks are cached by their values. The output equals a fresh encoder's at every step."""
+
+    def __init__(self) -> None:
+        self._game: HangzhouGame | None = None
+        self._views = [_SeatView() for _ in range(4)]
+        self._read = 0
+        self._visible = 0  # every seat's visible melds and river, packed 8 bits a kind
+        self._claims: dict[tuple, bytes] = {}
+        self._hands: list[tuple[bytes, bytes, int] | None] = [None] * 4
+
+    def __getstate__(self) -> dict:
+        return {}  # caches only
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
 
     def __call__(self, game: HangzhouGame, seat: int) -> np.ndarray:
         return planes_to_float(np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE))
 
+    def _update(self, game: HangzhouGame) -> list[_SeatView]:
+        views = self._views
+        if game is not self._game:
+            self._game, self._read = game, 0
+            views = self._views = [_SeatView() for _ in range(4)]
+            for s in range(4):
+                views[s].melds_changed(game.melds[s])
+                views[s].river_changed(game.river_counts[s], game.rivers[s])
+            self._visible = sum(v.packed + v.river_packed for v in views)
+            self._hands = [None] * 4
+        log = game.public_log
+        if self._read < len(log):
+            for entry in set(log[self._read:]):
+                v = views[entry % 4]
+                self._visible -= v.packed + v.river_packed
+                if entry < 4:
+                    v.melds_changed(game.melds[entry])
+                else:
+                    v.river_changed(game.river_counts[entry - 4], game.rivers[entry - 4])
+                self._visible += v.packed + v.river_packed
+            self._read = len(log)
+        return views
+
+    def _claims_block(self, game: HangzhouGame, order: tuple[int, ...]) -> bytes:
+        claims = game.claims
+        key = (order, *claims[0], *claims[1], *claims[2], *claims[3])
+        block = self._claims.get(key)
+        if block is None:
+            block = self._claims[key] = b"".join(_THREE[min(claims[a][b], 3)]
+                                                 for a in order for b in order if b != a)
+        return block
+
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
         itself (``planes_to_float`` divides it)."""
+        views = self._update(game)
         order = _ORDER[seat]
-        own = bytes(game.hands[seat])
-        meld_rows, kong_rows, hidden = [], [], []
-        seen = int.from_bytes(own, "little") + (1 << 8 * game.indicator)
-        for s in order:
-            row = bytearray(NUM_KINDS)
-            kongs = bytearray(NUM_KINDS)
-            n_hidden = 0
-            for m in game.melds[s]:
-                if m.hidden and s != seat:
-                    n_hidden += 1
-                    continue
-                for t in m.tiles:
-                    row[t] += 1
-                if len(m.tiles) == 4:
-                    kongs[m.tiles[0]] = 1
-            meld_rows.append(therm4(bytes(row)))
-            kong_rows.append(bytes(kongs))
-            hidden.append(_TWO[min(n_hidden, 2)])
-            seen += int.from_bytes(row, "little") + int.from_bytes(game.river_counts[s], "little")
-        unseen = (_FOURS - seen).to_bytes(NUM_KINDS, "little")
+        mine = views[seat]
+        rot = _ROTATE[seat](views)
+        others = rot[1:]
+        hand = game.hands[seat]
+        cached = self._hands[seat]
+        if cached is None or cached[0] != hand:
+            h = bytes(hand)
+            cached = self._hands[seat] = (h, therm4(h), int.from_bytes(h, "little"))
+        seen = cached[2] + (1 << 8 * game.indicator) + self._visible + mine.own_packed - mine.packed
         window = game._window
         if window is None:
             claim, actor = _R.zero, game.turn
@@ -107,21 +190,22 @@ class Encoder:
         drawn = game.drawn
         own_turn = game.turn == seat and game.phase == "discard"
         k = game.indicator
-        claims = game.claims
+        piao, pending = game.piao, game.piao_pending
         return b"".join((
-            therm4(own), *meld_rows,
-            *(therm4(bytes(game.river_counts[s])) for s in order),
-            therm4(unseen), *kong_rows, *hidden,
-            *(b"".join(map(_R.onehot.__getitem__, game.rivers[s][: -RECENT - 1: -1]))
-              + _R.pad[RECENT - min(RECENT, len(game.rivers[s]))] for s in order),
+            cached[1], mine.own_melds, *(v.melds for v in others),
+            *(v.river for v in rot),
+            therm4((_FOURS - seen).to_bytes(NUM_KINDS, "little")),
+            mine.own_kongs, *(v.kongs for v in others),
+            _TWO[0], *(v.hidden for v in others),
+            *(v.recent for v in rot),
             _R.onehot[drawn] if own_turn and drawn is not None else _R.zero,
             _R.onehot[k], _R.onehot[k] if k != WHITE else _R.zero,
             _bits_row(game.shipeng[seat]), claim,
             _R.seat[(game.dealer - seat) % 4], _R.seat[(actor - seat) % 4],
-            *(_TWO[min(game.piao[s], 2)] for s in order),
-            _R.flags[tuple(int(s in game.piao_pending) for s in order)],
+            b"".join(_TWO[min(piao[s], 2)] for s in order) if any(piao) else _R.pad[8],
+            _R.flags[tuple(int(s in pending) for s in order)] if pending else _R.pad[4],
             _STREAK_BLOCK[game.streak],
-            *(_THREE[min(claims[a][b], 3)] for a in order for b in order if b != a),
+            self._claims_block(game, order),
             _R.count[game.wall.remaining],
             _PHASE_BLOCK[game.phase],
             _R.ones if own_turn and game._ready_before else _R.zero,
