@@ -113,3 +113,23 @@ def test_rules_option_and_preset():
     assert raw_env(rules={"liability": False}).config.liability is False
     with pytest.raises(ValueError, match="hangzhou"):
         raw_env(rules="mainstream")
+
+
+def test_incremental_encoder_equals_a_fresh_one_every_step():
+    """The env's encoder keeps public blocks between calls; at every step of 25 random hands
+    (claims, kongs, reveals, 飘 included) it must give a fresh encoder's bytes for every seat."""
+    from envs.hangzhou.game import HangzhouGame
+    from tests.test_hangzhou_fuzz import choose
+
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(25):
+        g = HangzhouGame(seed=seed, streak=1 + seed % 3)
+        enc = O.Encoder()
+        while not g.done:
+            for s in range(4):
+                assert enc.planes(g, s) == O.Encoder().planes(g, s)
+                checked += 1
+            s = rng.choice(g.to_act)
+            g.step(s, choose(rng, g, s))
+    assert checked > 2000

@@ -109,7 +109,7 @@ class HangzhouGame(engine.TableGame):
     __slots__ = (
         "config", "seed", "dealer", "streak", "wall", "indicator", "hands", "melds", "melded", "rivers",
         "river_counts", "public_log", "payments", "phase", "turn", "drawn", "last_tile", "events", "result",
-        "pending", "_window", "claims", "shipeng", "piao", "doublings", "bearer", "piao_pending",
+        "pending", "_window", "claims", "claims_made", "shipeng", "piao", "doublings", "bearer", "piao_pending",
         "_ready_before", "_first_turn",
     )
 
@@ -166,6 +166,8 @@ class HangzhouGame(engine.TableGame):
         self._window: Window | None = None
         self.claims = [[0] * NUM_SEATS for _ in range(NUM_SEATS)]
         """``claims[a][b]``: CHI, PENG and 明杠 seat a made on seat b's discards (§6)."""
+        self.claims_made = 0
+        """Claims made this hand (observers re-read ``claims`` when it changes)."""
         self.shipeng = [0] * NUM_SEATS
         """失碰: per seat, kinds (bitmask) it passed a PENG on, barred until its next turn (§2)."""
         self.piao = [0] * NUM_SEATS
@@ -381,6 +383,7 @@ class HangzhouGame(engine.TableGame):
         self.river_counts[d][t] -= 1
         self.public_log.append(4 + d)
         self.claims[s][d] += 1
+        self.claims_made += 1
         self._begin_turn(s)
         if self.piao[s]:  # 后半场承包: later doublings are d's to bear (§6)
             self.bearer[s] = d

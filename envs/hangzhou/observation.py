@@ -69,22 +69,50 @@ def _bits_row(bits: int) -> bytes:
     return bytes((bits >> k) & 1 for k in range(NUM_KINDS)) if bits else _R.zero
 
 
-class _SeatView:
-    """The public blocks of one absolute seat, rebuilt when the game's ``public_log`` names it:
-    meld rows as the owner sees them (``own``) and as the others do (hidden kongs left out)."""
+_OTHERS_OF = [itemgetter(*order[1:]) for order in _ORDER]
 
-    __slots__ = ("own_melds", "own_kongs", "own_packed", "melds", "kongs", "hidden", "packed",
-                 "river", "recent", "river_packed")
+
+class Encoder:
+    """The ``hz-v0`` encoder (the env keeps one). Public blocks are kept per game and absolute
+    seat, rebuilt only for the seats the game's ``public_log`` names since the last call (meld
+    rows as the owner sees them and as the others do, hidden kongs left out; river and recent
+    discard planes); each call picks them in the observer's seat order with C-level itemgetters.
+    The claims block is cached per number of claims made. The output equals a fresh encoder's
+    at every step (tested)."""
 
     def __init__(self) -> None:
-        self.own_melds = self.melds = _R.pad[4]
-        self.own_kongs = self.kongs = _R.zero
-        self.own_packed = self.packed = self.river_packed = 0
-        self.hidden = _TWO[0]
-        self.river = _R.pad[4]
-        self.recent = _R.pad[RECENT]
+        self._game: HangzhouGame | None = None
+        self._read = 0
 
-    def melds_changed(self, melds: list) -> None:
+    def __getstate__(self) -> dict:
+        return {}  # caches only
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+
+    def __call__(self, game: HangzhouGame, seat: int) -> np.ndarray:
+        """The float32 observation: the uint8 planes converted, the WALL plane (one value) divided."""
+        raw = self.planes(game, seat)
+        out = np.frombuffer(raw, dtype=np.uint8).astype(np.float32).reshape(SHAPE)
+        out[WALL] = raw[WALL * NUM_KINDS] / WALL_SCALE  # float64 division, one rounding, as planes_to_float
+        return out
+
+    # ------------------------------------------------------------- public blocks
+    def _reset(self, game: HangzhouGame) -> None:
+        self._game, self._read = game, 0
+        self.own_melds, self.melds = [_R.pad[4]] * 4, [_R.pad[4]] * 4
+        self.own_kongs, self.kongs = [_R.zero] * 4, [_R.zero] * 4
+        self.own_packed, self.packed, self.river_packed = [0] * 4, [0] * 4, [0] * 4
+        self.hidden = [_TWO[0]] * 4
+        self.river, self.recent = [_R.pad[4]] * 4, [_R.pad[RECENT]] * 4
+        self.hands: list[tuple[bytes, bytes, int] | None] = [None] * 4
+        self.claims_seen = -1
+        self.claims_blocks: list[bytes] = [b""] * 4
+        for s in range(4):
+            self._melds_changed(s, game.melds[s])
+            self._river_changed(s, game.river_counts[s], game.rivers[s])
+
+    def _melds_changed(self, s: int, melds: list) -> None:
         own, seen = bytearray(NUM_KINDS), bytearray(NUM_KINDS)
         own_k, seen_k = bytearray(NUM_KINDS), bytearray(NUM_KINDS)
         hidden = 0
@@ -101,87 +129,47 @@ class _SeatView:
                 seen[t] += 1
             if quad:
                 seen_k[m.tiles[0]] = 1
-        self.own_melds, self.melds = therm4(bytes(own)), therm4(bytes(seen))
-        self.own_kongs, self.kongs = bytes(own_k), bytes(seen_k)
-        self.own_packed, self.packed = int.from_bytes(own, "little"), int.from_bytes(seen, "little")
-        self.hidden = _TWO[min(hidden, 2)]
+        self.own_melds[s], self.melds[s] = therm4(bytes(own)), therm4(bytes(seen))
+        self.own_kongs[s], self.kongs[s] = bytes(own_k), bytes(seen_k)
+        self.own_packed[s], self.packed[s] = int.from_bytes(own, "little"), int.from_bytes(seen, "little")
+        self.hidden[s] = _TWO[min(hidden, 2)]
 
-    def river_changed(self, counts: bytearray, river: list[int]) -> None:
+    def _river_changed(self, s: int, counts: bytearray, river: list[int]) -> None:
         row = bytes(counts)
-        self.river = therm4(row)
-        self.river_packed = int.from_bytes(row, "little")
+        self.river[s] = therm4(row)
+        self.river_packed[s] = int.from_bytes(row, "little")
         recent = river[: -RECENT - 1: -1]
-        self.recent = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
+        self.recent[s] = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
 
-
-class Encoder:
-    """The ``hz-v0`` encoder (the env keeps one). Public blocks are kept per game and seat and
-    rebuilt only for the seats the game's ``public_log`` names since the last call; the claim and
-    飘 blocks are cached by their values. The output equals a fresh encoder's at every step."""
-
-    def __init__(self) -> None:
-        self._game: HangzhouGame | None = None
-        self._views = [_SeatView() for _ in range(4)]
-        self._read = 0
-        self._visible = 0  # every seat's visible melds and river, packed 8 bits a kind
-        self._claims: dict[tuple, bytes] = {}
-        self._hands: list[tuple[bytes, bytes, int] | None] = [None] * 4
-
-    def __getstate__(self) -> dict:
-        return {}  # caches only
-
-    def __setstate__(self, state: dict) -> None:
-        self.__init__()
-
-    def __call__(self, game: HangzhouGame, seat: int) -> np.ndarray:
-        return planes_to_float(np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE))
-
-    def _update(self, game: HangzhouGame) -> list[_SeatView]:
-        views = self._views
+    def _update(self, game: HangzhouGame) -> None:
         if game is not self._game:
-            self._game, self._read = game, 0
-            views = self._views = [_SeatView() for _ in range(4)]
-            for s in range(4):
-                views[s].melds_changed(game.melds[s])
-                views[s].river_changed(game.river_counts[s], game.rivers[s])
-            self._visible = sum(v.packed + v.river_packed for v in views)
-            self._hands = [None] * 4
+            self._reset(game)
         log = game.public_log
         if self._read < len(log):
             for entry in set(log[self._read:]):
-                v = views[entry % 4]
-                self._visible -= v.packed + v.river_packed
                 if entry < 4:
-                    v.melds_changed(game.melds[entry])
+                    self._melds_changed(entry, game.melds[entry])
                 else:
-                    v.river_changed(game.river_counts[entry - 4], game.rivers[entry - 4])
-                self._visible += v.packed + v.river_packed
+                    s = entry - 4
+                    self._river_changed(s, game.river_counts[s], game.rivers[s])
             self._read = len(log)
-        return views
-
-    def _claims_block(self, game: HangzhouGame, order: tuple[int, ...]) -> bytes:
-        claims = game.claims
-        key = (order, *claims[0], *claims[1], *claims[2], *claims[3])
-        block = self._claims.get(key)
-        if block is None:
-            block = self._claims[key] = b"".join(_THREE[min(claims[a][b], 3)]
-                                                 for a in order for b in order if b != a)
-        return block
+        if self.claims_seen != game.claims_made:
+            self.claims_seen = game.claims_made
+            claims = game.claims
+            self.claims_blocks = [b"".join(_THREE[min(claims[a][b], 3)] for a in order for b in order if b != a)
+                                  for order in _ORDER]
 
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
         itself (``planes_to_float`` divides it)."""
-        views = self._update(game)
-        order = _ORDER[seat]
-        mine = views[seat]
-        rot = _ROTATE[seat](views)
-        others = rot[1:]
+        self._update(game)
         hand = game.hands[seat]
-        cached = self._hands[seat]
+        cached = self.hands[seat]
         if cached is None or cached[0] != hand:
             h = bytes(hand)
-            cached = self._hands[seat] = (h, therm4(h), int.from_bytes(h, "little"))
-        seen = cached[2] + (1 << 8 * game.indicator) + self._visible + mine.own_packed - mine.packed
+            cached = self.hands[seat] = (h, therm4(h), int.from_bytes(h, "little"))
+        seen = (cached[2] + (1 << 8 * game.indicator) + sum(self.packed) + sum(self.river_packed)
+                + self.own_packed[seat] - self.packed[seat])
         window = game._window
         if window is None:
             claim, actor = _R.zero, game.turn
@@ -191,21 +179,22 @@ class Encoder:
         own_turn = game.turn == seat and game.phase == "discard"
         k = game.indicator
         piao, pending = game.piao, game.piao_pending
+        rotate, others = _ROTATE[seat], _OTHERS_OF[seat]
         return b"".join((
-            cached[1], mine.own_melds, *(v.melds for v in others),
-            *(v.river for v in rot),
+            cached[1], self.own_melds[seat], *others(self.melds),
+            *rotate(self.river),
             therm4((_FOURS - seen).to_bytes(NUM_KINDS, "little")),
-            mine.own_kongs, *(v.kongs for v in others),
-            _TWO[0], *(v.hidden for v in others),
-            *(v.recent for v in rot),
+            self.own_kongs[seat], *others(self.kongs),
+            _TWO[0], *others(self.hidden),
+            *rotate(self.recent),
             _R.onehot[drawn] if own_turn and drawn is not None else _R.zero,
             _R.onehot[k], _R.onehot[k] if k != WHITE else _R.zero,
             _bits_row(game.shipeng[seat]), claim,
             _R.seat[(game.dealer - seat) % 4], _R.seat[(actor - seat) % 4],
-            b"".join(_TWO[min(piao[s], 2)] for s in order) if any(piao) else _R.pad[8],
-            _R.flags[tuple(int(s in pending) for s in order)] if pending else _R.pad[4],
+            b"".join(_TWO[min(piao[s], 2)] for s in _ORDER[seat]) if any(piao) else _R.pad[8],
+            _R.flags[tuple(int(s in pending) for s in _ORDER[seat])] if pending else _R.pad[4],
             _STREAK_BLOCK[game.streak],
-            self._claims_block(game, order),
+            self.claims_blocks[seat],
             _R.count[game.wall.remaining],
             _PHASE_BLOCK[game.phase],
             _R.ones if own_turn and game._ready_before else _R.zero,
