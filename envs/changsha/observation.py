@@ -38,7 +38,7 @@ from operator import itemgetter
 import numpy as np
 
 from envs.changsha.game import PHASES, ChangshaGame
-from envs.core.planes import Rows, therm2, therm4
+from envs.core.planes import HandRows, Rows, therm2, therm4
 
 ENCODER = "cs-v0"
 NUM_KINDS = 27
@@ -197,7 +197,7 @@ class Encoder:
     def __init__(self) -> None:
         self._game: ChangshaGame | None = None
         self._pub = _Public()
-        self._hands: list[tuple[bytes, bytes, int] | None] = [None] * 4
+        self._hands = HandRows()
 
     def __getstate__(self) -> dict:
         return {}  # caches only
@@ -216,14 +216,10 @@ class Encoder:
         if game is not self._game:
             self._game = game
             pub = self._pub = _Public()
-            self._hands = [None] * 4
+            self._hands = HandRows()
         if pub.read < len(game.public_log):
             pub.update(game)
-        hand = game.hands[seat]
-        cached = self._hands[seat]
-        if cached is None or cached[0] != hand:
-            h = bytes(hand)
-            cached = self._hands[seat] = (h, therm4(h), int.from_bytes(h, "little"))
+        cached = self._hands.get(seat, game.hands[seat])
         # unseen = 4 - own hand - every meld - every river - others' shown tiles - tiles in the air
         unseen = _FOURS - pub.packed + pub.shown[seat] - cached[2]
         revealed = game.revealed

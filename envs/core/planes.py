@@ -57,3 +57,20 @@ class Rows:
         for t in tiles:
             c[t] += 1
         return bytes(c)
+
+
+class HandRows:
+    """Per seat, the own-hand rows of its last observation (bytes, thermometer planes, counts
+    packed 8 bits a kind), rebuilt only when the hand changed since."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self) -> None:
+        self._rows: list[tuple[bytes, bytes, int] | None] = [None] * 4
+
+    def get(self, seat: int, hand: bytearray) -> tuple[bytes, bytes, int]:
+        rows = self._rows[seat]
+        if rows is None or rows[0] != hand:
+            h = bytes(hand)
+            rows = self._rows[seat] = (h, therm4(h), int.from_bytes(h, "little"))
+        return rows

@@ -38,7 +38,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from envs.core.planes import Rows, offsets, therm4
+from envs.core.planes import HandRows, Rows, offsets, therm4
 from envs.core.tiles import COPIES, NUM_KINDS
 from envs.hangzhou.game import PHASES, HangzhouGame
 from envs.hangzhou.patterns import WHITE
@@ -105,7 +105,7 @@ class Encoder:
         self.own_packed, self.packed, self.river_packed = [0] * 4, [0] * 4, [0] * 4
         self.hidden = [_TWO[0]] * 4
         self.river, self.recent = [_R.pad[4]] * 4, [_R.pad[RECENT]] * 4
-        self.hands: list[tuple[bytes, bytes, int] | None] = [None] * 4
+        self.hands = HandRows()
         self.claims_seen = -1
         self.claims_blocks: list[bytes] = [b""] * 4
         for s in range(4):
@@ -163,11 +163,7 @@ class Encoder:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
         itself (``planes_to_float`` divides it)."""
         self._update(game)
-        hand = game.hands[seat]
-        cached = self.hands[seat]
-        if cached is None or cached[0] != hand:
-            h = bytes(hand)
-            cached = self.hands[seat] = (h, therm4(h), int.from_bytes(h, "little"))
+        cached = self.hands.get(seat, game.hands[seat])
         seen = (cached[2] + (1 << 8 * game.indicator) + sum(self.packed) + sum(self.river_packed)
                 + self.own_packed[seat] - self.packed[seat])
         window = game._window
