@@ -362,3 +362,22 @@ def test_piao_claim_liability_played_section6(option, payments):
     assert r.exponent == 3 and r.patterns == {"BAOTOU": 1, "CAIPIAO": 1, "GANGKAI": 1}
     assert r.liable["borne"] == ((2,) if option else ())
     assert r.payments == payments
+
+
+def test_white_peng_and_added_kong_play_the_indicator_kind_section1():
+    """Indicator 5m: 甲's discarded 白 is claimed as 5m. 丙 PENGs it with his two 白 (three 白板 =
+    a triplet of the indicator kind), later draws the last 白 and adds it (加杠, four 白板)."""
+    hands = ["7z1s4s7s2p5p8p3m6m9s1z2z3z4z", "1m2m3m7m8m9m1s2s3s9p9p6z6z",
+             "7z7z2s5s8s4p7p1m4m5z1z2z3z", "3s6s9s8m9m4p7p4z4z6z6z1z2z"]
+    g = hz_game(hands, indicator="5m", head="9s 8p 1p 7z")
+    g.step(0, discard("7z"))
+    assert g.legal_actions(2) == [A.PENG, A.PASS] and 1 not in g.to_act
+    g.step(2, A.PENG)
+    assert g.melds[2][0].tiles == (k("7z"),) * 3
+    g.step(2, discard("1z"))
+    for _ in range(3):
+        discard_drawn(g)
+    assert g.to_act == [2] and g.drawn == k("7z") and A.gang(k("7z")) in g.legal_actions(2)
+    g.step(2, A.gang(k("7z")))
+    assert g.melds[2][0].kind == "jiagang" and g.melds[2][0].tiles == (k("7z"),) * 4
+    assert g.claims[2][0] == 1  # the added kong is no new claim (§6)
