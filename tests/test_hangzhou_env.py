@@ -116,8 +116,9 @@ def test_rules_option_and_preset():
 
 
 def test_incremental_encoder_equals_a_fresh_one_every_step():
-    """The env's encoder keeps public blocks between calls; at every step of 25 random hands
-    (claims, kongs, reveals, 飘 included) it must give a fresh encoder's bytes for every seat."""
+    """The env's encoder keeps public blocks between calls and patches a river on a discard; at
+    every step of 25 random hands (claims, kongs, reveals, 飘 included) it must give a fresh
+    encoder's bytes. Most steps observe one seat, so several changes arrive in one batch."""
     from envs.hangzhou.game import HangzhouGame
     from tests.test_hangzhou_fuzz import choose
 
@@ -127,9 +128,9 @@ def test_incremental_encoder_equals_a_fresh_one_every_step():
         g = HangzhouGame(seed=seed, streak=1 + seed % 3)
         enc = O.Encoder()
         while not g.done:
-            for s in range(4):
+            for s in [rng.randrange(4)] if rng.random() < 0.7 else range(4):
                 assert enc.planes(g, s) == O.Encoder().planes(g, s)
                 checked += 1
             s = rng.choice(g.to_act)
             g.step(s, choose(rng, g, s))
-    assert checked > 2000
+    assert checked > 1000

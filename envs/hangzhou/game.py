@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -155,7 +156,7 @@ class HangzhouGame(engine.TableGame):
         self.river_counts = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
         self.public_log: list[int] = []
         """Append-only journal for incremental observers: ``s`` melds of seat s changed, ``4 + s``
-        its river."""
+        its river; a discard logs ``4 + s + 16 * (t + 1)``: tile ``t`` joined the river of seat s."""
         self.payments = [0] * NUM_SEATS
         self.phase = DISCARD
         self.turn = dealer
@@ -257,7 +258,7 @@ class HangzhouGame(engine.TableGame):
         self._ready_before = False
         self.rivers[s].append(t)
         self.river_counts[s][t] += 1
-        self.public_log.append(4 + s)
+        self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
         event: dict[str, Any] = {"type": "discard", "seat": s, "tile": t}
         if piao:  # 财飘: the streak goes on and the others are restricted until s's next turn
@@ -311,17 +312,7 @@ class HangzhouGame(engine.TableGame):
     def _chis(self, h: bytearray, t: int) -> list[int]:
         """CHI actions on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n of its suit,
         the hand's tiles taken by the kinds they play (a 白板 for the indicator kind)."""
-        k = self.indicator
-        n = natural_kind(t, k)
-        if n >= NUM_SUITED_KINDS:
-            return []
-        r = n % 9
-        out = []
-        for a in A.CHI_ACTIONS:
-            lo, hi = A.chi_offsets(a)
-            if 0 <= r + lo <= 8 and 0 <= r + hi <= 8 and h[_plays(n + lo, k)] and h[_plays(n + hi, k)]:
-                out.append(a)
-        return out
+        return [a for a, x, y in _chi_table(self.indicator)[t] if h[x] and h[y]]
 
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
@@ -478,6 +469,24 @@ class HangzhouGame(engine.TableGame):
     def __repr__(self) -> str:
         return (f"HangzhouGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
                 f"dealer={self.dealer}, streak={self.streak}, indicator={self.indicator})")
+
+
+@lru_cache(maxsize=NUM_KINDS)
+def _chi_table(indicator: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per physical discard t: (CHI action, physical kinds of the two hand tiles) of every run
+    it can complete, the 白板 standing for the indicator kind (a 财神 discard is never claimed)."""
+    table = []
+    for t in range(NUM_KINDS):
+        n = natural_kind(t, indicator)
+        runs = []
+        if n < NUM_SUITED_KINDS and t != indicator:
+            r = n % 9
+            for a in A.CHI_ACTIONS:
+                lo, hi = A.chi_offsets(a)
+                if 0 <= r + lo <= 8 and 0 <= r + hi <= 8:
+                    runs.append((a, _plays(n + lo, indicator), _plays(n + hi, indicator)))
+        table.append(tuple(runs))
+    return tuple(table)
 
 
 def _plays(n: int, indicator: int) -> int:

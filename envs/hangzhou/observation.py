@@ -99,12 +99,14 @@ class Encoder:
 
     # ------------------------------------------------------------- public blocks
     def _reset(self, game: HangzhouGame) -> None:
-        self._game, self._read = game, 0
+        self._game, self._read = game, len(game.public_log)  # built from the game's state as it is
         self.own_melds, self.melds = [_R.pad[4]] * 4, [_R.pad[4]] * 4
         self.own_kongs, self.kongs = [_R.zero] * 4, [_R.zero] * 4
         self.own_packed, self.packed, self.river_packed = [0] * 4, [0] * 4, [0] * 4
         self.hidden = [_TWO[0]] * 4
-        self.river, self.recent = [_R.pad[4]] * 4, [_R.pad[RECENT]] * 4
+        self.river: list[bytearray] = [bytearray(_R.pad[4]) for _ in range(4)]
+        self.river_rows = [bytearray(NUM_KINDS) for _ in range(4)]
+        self.recent = [_R.pad[RECENT]] * 4
         self.hands = HandRows()
         self.claims_seen = -1
         self.claims_blocks: list[bytes] = [b""] * 4
@@ -135,24 +137,40 @@ class Encoder:
         self.hidden[s] = _TWO[min(hidden, 2)]
 
     def _river_changed(self, s: int, counts: bytearray, river: list[int]) -> None:
+        """Re-encode seat ``s``'s river from the game (after a claim took its last tile)."""
         row = bytes(counts)
-        self.river[s] = therm4(row)
+        self.river_rows[s] = bytearray(row)
+        self.river[s] = bytearray(therm4(row))  # kept patchable by ``_discarded``
         self.river_packed[s] = int.from_bytes(row, "little")
         recent = river[: -RECENT - 1: -1]
         self.recent[s] = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
+
+    def _discarded(self, s: int, t: int) -> None:
+        """Tile ``t`` joined seat ``s``'s river: one byte of its planes, the recent discards shift."""
+        row = self.river_rows[s]
+        level = row[t]
+        row[t] = level + 1
+        self.river[s][level * NUM_KINDS + t] = 1  # thermometer plane "count > level"
+        self.river_packed[s] += 1 << (8 * t)
+        self.recent[s] = _R.onehot[t] + self.recent[s][:(RECENT - 1) * NUM_KINDS]
 
     def _update(self, game: HangzhouGame) -> None:
         if game is not self._game:
             self._reset(game)
         log = game.public_log
         if self._read < len(log):
-            for entry in set(log[self._read:]):
-                if entry < 4:
-                    self._melds_changed(entry, game.melds[entry])
-                else:
-                    s = entry - 4
-                    self._river_changed(s, game.river_counts[s], game.rivers[s])
+            batch = log[self._read:]
             self._read = len(log)
+            full = {code for code in batch if code < 16}
+            for code in batch:  # discards patch their river unless it is re-read below anyway
+                if code >= 16 and code & 15 not in full:
+                    self._discarded(code & 3, (code >> 4) - 1)
+            for code in full:
+                if code < 4:
+                    self._melds_changed(code, game.melds[code])
+                else:
+                    s = code - 4
+                    self._river_changed(s, game.river_counts[s], game.rivers[s])
         if self.claims_seen != game.claims_made:
             self.claims_seen = game.claims_made
             claims = game.claims
