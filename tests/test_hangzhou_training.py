@@ -89,3 +89,44 @@ def test_a_changsha_checkpoint_refuses_hangzhou_observations():
     obs, *_ = e.last()
     with pytest.raises(ValueError, match="cs-v0"):
         policy(obs["observation"], obs["action_mask"])
+
+
+def test_tianshou_shared_seat_env_plays_hangzhou_whole_settlements():
+    from envs.integrations.tianshou import QNet, SharedSeatEnv
+
+    qnet = QNet([32], encoder="hz-v0")
+    env = SharedSeatEnv(qnet, "hangzhou", reward_scale=1.0)
+    assert env.observation_space["obs"].shape == (145 * 34,) and env.action_space.n == 75
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            legal = np.flatnonzero(obs["mask"])
+            obs, reward, done, _, info = env.step(int(legal[0]))
+            total += reward
+        seat = env.inner.seat
+        assert total == env.inner.aec.game.result.payments[seat]
+    with pytest.raises(ValueError, match="hz-v0"):
+        SharedSeatEnv(QNet([32]), "hangzhou")
+
+
+def test_rllib_env_and_module_take_hangzhou():
+    pytest.importorskip("ray")
+    import torch
+
+    from envs.integrations.rllib import MaskedActorCriticModule, make_env, ppo_config
+
+    env = make_env({"rules": "hangzhou"})
+    space = env.observation_space["player_0"]
+    assert space["observations"].shape == (145 * 34,) and env.action_space["player_0"].n == 75
+    config = ppo_config(num_env_runners=0, env_config={"rules": "hangzhou"})
+    spec = config._rl_module_spec.rl_module_specs["shared"]
+    assert spec.model_config["encoder"] == "hz-v0"
+    module = MaskedActorCriticModule(observation_space=space, action_space=env.action_space["player_0"],
+                                     model_config=spec.model_config)
+    obs, _ = env.reset(seed=0)
+    (agent, o), = obs.items()
+    batch = {"obs": {"observations": torch.as_tensor(o["observations"][None]),
+                     "action_mask": torch.as_tensor(o["action_mask"][None])}}
+    logits = module._forward(batch)["action_dist_inputs"]
+    assert logits.shape == (1, 75) and int(logits.argmax()) in np.flatnonzero(o["action_mask"])
