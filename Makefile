@@ -9,7 +9,7 @@ TRAIN_STAMP := $(VENV)/.installed-train
 # torch: the CPU build on this machine's disk; a plain `torch` would pull a multi-GB CUDA build.
 TORCH_CPU := torch==2.13.0
 
-.PHONY: demo test bench lint install install-train clean
+.PHONY: demo test bench lint install install-train browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,13 @@ demo: $(TRAIN_STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check envs agents training tests
 
+# The browser tests drive Debian's Chromium through its driver (installed here when missing).
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+
 # The tests cover training, checkpoints, RLlib and Tianshou too, so they need those extras.
-test: $(TRAIN_STAMP) lint
+test: $(TRAIN_STAMP) lint browser
 	$(PY) -m pytest
 
 bench: $(TRAIN_STAMP)

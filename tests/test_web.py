@@ -1,0 +1,170 @@
+"""The replay viewer and the human seat in a real browser (headless Chromium through its driver).
+
+``make test`` installs Debian's ``chromium`` and ``chromium-driver`` when they are missing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from agents import GreedyAgent
+from envs.changsha.game import ChangshaGame
+from envs.hangzhou.game import HangzhouGame
+from training.replay import main as replay_main
+from training.replay import write_replay
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.fail("the browser tests need Debian's chromium and chromium-driver: `make test` installs them "
+                    "(apt-get install -y chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1100,1000"):
+        options.add_argument(arg)
+    b = webdriver.Chrome(service=Service(driver), options=options)
+    yield b
+    b.quit()
+
+
+def played(cls, seed: int):
+    """A hand played to the end by four greedy players (engine-level, with their observations)."""
+    from envs.aec import aec_env
+
+    env = aec_env("hangzhou" if cls is HangzhouGame else "changsha")()
+    env.reset(seed=seed)
+    greedy = GreedyAgent()
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else greedy(obs["observation"], obs["action_mask"]))
+    return env.game
+
+
+def state_after(events, n: int):
+    """The game after the first ``n`` decisions of ``events``."""
+    cls = HangzhouGame if "streak" in events[0] else ChangshaGame
+    game = cls._from_deal(events[0])
+    for e in [e for e in events if e["type"] == "act"][:n]:
+        game.step(e["seat"], e["action"])
+    return game
+
+
+def tiles_of(browser, element_id: str) -> str:
+    return browser.find_element("id", element_id).get_attribute("data-tiles")
+
+
+@pytest.mark.parametrize("cls, seat", [(ChangshaGame, None), (HangzhouGame, 2)])
+def test_replay_page_steps_with_the_arrow_keys(browser, tmp_path, cls, seat):
+    game = played(cls, seed=4)
+    events = game.events
+    page = write_replay(events, tmp_path / "hand.html", seat=seat)
+    browser.get(page.resolve().as_uri())
+    body = browser.find_element("tag name", "body")
+    decisions = sum(1 for e in events if e["type"] == "act")
+    for n in (1, 7, 25, decisions):
+        while int(browser.find_element("id", "step").text.split(" / ")[0]) < n:
+            body.send_keys("\ue014")  # the right arrow key
+        assert browser.find_element("id", "step").text == f"{n} / {decisions}"
+        g = state_after(events, n)
+        assert browser.find_element("id", "wall").text == str(g.wall.remaining)
+        for s in range(4):
+            assert tiles_of(browser, f"river-{s}") == ",".join(map(str, g.rivers[s]))
+            hand = sorted(t for t in range(g.NUM_KINDS) for _ in range(g.hands[s][t]))
+            visible = seat is None or s == seat or g.done
+            want = ",".join(map(str, hand)) if visible else f"hidden:{len(hand)}"
+            assert tiles_of(browser, f"hand-{s}") == want
+    assert browser.find_element("id", "result").is_displayed()  # the settlement at the end
+    body.send_keys("\ue012")  # left arrow: one step back
+    assert browser.find_element("id", "step").text == f"{decisions - 1} / {decisions}"
+    browser.save_screenshot(str(tmp_path / "replay.png"))
+    assert (tmp_path / "replay.png").stat().st_size > 10_000
+
+
+def test_replay_refuses_tampered_and_truncated_logs(tmp_path, capsys):
+    events = played(ChangshaGame, seed=2).events
+    bad = [dict(e) for e in events]
+    i = next(k for k, e in enumerate(bad) if e["type"] == "discard")
+    bad[i]["tile"] = (bad[i]["tile"] + 1) % 27
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    with pytest.raises(SystemExit):
+        replay_main([str(tmp_path / "bad.json"), "-o", str(tmp_path / "bad.html")])
+    assert f"event {i} does not match" in capsys.readouterr().err
+    assert not (tmp_path / "bad.html").exists()
+    (tmp_path / "cut.json").write_text(json.dumps(events)[:-40])
+    with pytest.raises(SystemExit):
+        replay_main([str(tmp_path / "cut.json"), "-o", str(tmp_path / "cut.html")])
+    assert "is not valid JSON" in capsys.readouterr().err
+    (tmp_path / "short.json").write_text(json.dumps(events[:10]))
+    with pytest.raises(SystemExit):
+        replay_main([str(tmp_path / "short.json"), "-o", str(tmp_path / "short.html")])
+    assert "does not match" in capsys.readouterr().err
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_human_seat_plays_a_whole_hand_by_clicking(browser, tmp_path):
+    from training.play import Table, serve
+
+    table = Table(["greedy", "greedy", "random"], "mainstream", seed=3)
+    server = serve(table, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        browser.get(base + "/")
+        _wait(lambda: browser.find_elements("css selector", "button.act"))
+        # an illegal action is refused with a visible message and changes nothing
+        before = _get(base + "/state")
+        illegal = next(a for a in range(99) if a not in before["actions"])
+        browser.execute_script(f"sendAction({illegal})")
+        _wait(lambda: "refused" in browser.find_element("id", "message").text)
+        assert _get(base + "/state") == before
+        rng = random.Random(0)
+        for _ in range(400):
+            if browser.find_elements("id", "over"):
+                break
+            enabled = [b for b in browser.find_elements("css selector", "button.act") if b.is_enabled()]
+            assert enabled and all(int(b.get_attribute("data-action")) in table.legal() for b in enabled)
+            before_events = len(table.game.events)
+            rng.choice(enabled).click()
+            _wait(lambda n=before_events: len(table.game.events) > n
+                  and (browser.find_elements("id", "over") or browser.find_elements("css selector", "button.act")))
+        assert browser.find_elements("id", "over") and table.game.done
+        _wait(lambda: browser.find_elements("id", "result"))
+        shown = [int(td.text) for td in browser.find_elements("css selector", "#result td:nth-child(2)")]
+        assert shown == list(table.game.result.payments)
+        browser.save_screenshot(str(tmp_path / "play.png"))
+        replay = browser.find_element("id", "replay-link").get_attribute("href")
+        with urllib.request.urlopen(replay, timeout=30) as r:
+            assert b"hand-data" in r.read()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _wait(condition, timeout: float = 15.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            value = condition()
+        except Exception:  # the page is being redrawn: look again
+            value = None
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the page did not reach the expected state in time")

@@ -1,0 +1,183 @@
+"""A played hand as frames: what a table shows after each decision, for the replay viewer and the
+human seat's page (either ruleset).
+
+``hand_frames(events)`` verifies the event log (``ReplayMismatchError`` / ``ValueError`` at the
+first bad event, never a half-drawn page), then steps a fresh game through its decisions and
+records after each one: every seat's hand (or only ``seat``'s until the hand is over), melds,
+river, the wall, the phase, who acts next with their legal actions, the events of that step in
+words, and the settlement at the end.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from envs.core.engine import DONE, ReplayMismatchError
+from envs.core.tiles import from_counts, name
+
+__all__ = ["ReplayMismatchError", "game_class", "hand_frames", "load_hand", "snapshot"]
+
+
+def game_class(events: list[dict[str, Any]]) -> Any:
+    """The engine that wrote ``events``: Hangzhou's deal records a streak level, Changsha's does not."""
+    if not events or not isinstance(events[0], dict) or events[0].get("type") != "deal":
+        raise ValueError("an event log starts with the 'deal' event")
+    if "streak" in events[0]:
+        from envs.hangzhou.game import HangzhouGame
+
+        return HangzhouGame
+    from envs.changsha.game import ChangshaGame
+
+    return ChangshaGame
+
+
+def load_hand(path: str | Path) -> tuple[list[dict[str, Any]], dict[int, Any]]:
+    """(events, annotations) from a file: a JSON list of events as the engines write them, or
+    ``{"events": [...], "annotations": {"INDEX": {"top": [[action, p], ...]}}}`` where an index
+    is that of an ``act`` event (checkpoint players record their top actions there)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot read the events file {str(p)!r}: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{str(p)!r} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+                         f"expected the list of events a game writes (game.events)") from None
+    notes: dict[int, Any] = {}
+    if isinstance(data, dict):
+        if "events" not in data:
+            raise ValueError(f"{str(p)!r} holds a JSON object without 'events': expected a list of events "
+                             f"or {{'events': [...], 'annotations': {{...}}}}")
+        raw_notes = data.get("annotations") or {}
+        if not isinstance(raw_notes, dict):
+            raise ValueError(f"{str(p)!r}: 'annotations' must map event indices to notes")
+        notes = {int(k): v for k, v in raw_notes.items()}
+        data = data["events"]
+    if not isinstance(data, list):
+        raise ValueError(f"{str(p)!r} holds {type(data).__name__}, not a list of events")
+    return data, notes
+
+
+def _tile(t: int) -> str:
+    return name(t)
+
+
+def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool) -> str | None:
+    """One event in words, hiding from ``viewer`` what its seat could not see (another seat's drawn
+    tile, a concealed kong's tile) unless the hand is ``over``. None for the act events (the
+    step's own action is shown apart) and the bookkeeping ones."""
+    kind = e["type"]
+    seat = e.get("seat")
+    hide = viewer is not None and seat != viewer and not over
+    if kind == "draw":
+        where = "" if e.get("source", "head") == "head" else f" from the {e['source']}"
+        return f"seat {seat} draws {'a tile' if hide else _tile(e['tile'])}{where}"
+    if kind == "discard":
+        tags = " (飘)" if e.get("piao") else " (forced)" if e.get("forced") else ""
+        return f"seat {seat} discards {_tile(e['tile'])}{tags}"
+    if kind == "meld":
+        if e["kind"] == "angang" and hide:
+            return f"seat {seat} makes a concealed kong"
+        src = "" if e.get("from") is None else f" from seat {e['from']}"
+        how = f" by {e['how']}" if e.get("how") else ""
+        return f"seat {seat} {e['kind']} {' '.join(map(_tile, e['tiles']))}{src}{how}"
+    if kind == "dice":
+        return f"dice {e['values']} ({e['purpose']}) for seat {seat}"
+    if kind == "kong_draw":
+        return f"seat {seat} turns up {' '.join(map(_tile, e['tiles']))} (dice total {e['total']})"
+    if kind == "haidi":
+        return f"seat {seat} takes the 海底 tile {_tile(e['tile'])}" if e["take"] else f"seat {seat} declines the 海底"
+    if kind == "declare":
+        return f"seat {seat} declares {e['pattern']} showing {' '.join(map(_tile, e['shown']))}: {e['payments']}"
+    if kind == "lock":
+        return f"seat {seat} is locked (开杠 tiles not used)"
+    if kind == "reveal":
+        return f"seat {seat}'s concealed kongs are shown"
+    if kind == "indicator":
+        return f"indicator {_tile(e['tile'])}: its other copies are wild (财神)"
+    if kind == "win":
+        pats = e.get("patterns")
+        pats = ", ".join(pats) if isinstance(pats, list) else ", ".join(f"{k}×{v}" for k, v in pats.items())
+        payer = "self-drawn" if e.get("payer") is None else f"paid by seat {e['payer']}"
+        return f"seat {seat} wins on {_tile(e['tile']) if e.get('tile') is not None else 'the dealt hand'} " \
+               f"({payer}){': ' + pats if pats else ''}, payments {e['payments']}"
+    if kind == "end":
+        r = e["result"]
+        return "hand over: " + ("drawn" if not r["winners"] else f"winners {r['winners']}") + \
+            f", payments {r['payments']}"
+    return None
+
+
+def snapshot(game: Any, viewer: int | None = None) -> dict[str, Any]:
+    """The table now, as ``viewer`` may see it (everything once the hand is over, or with no viewer)."""
+    over = game.phase == DONE
+    actions = game.ACTIONS
+    seats = []
+    for s in range(4):
+        visible = viewer is None or over or s == viewer
+        melds = []
+        for m in game.melds[s]:
+            hidden = getattr(m, "hidden", False) and not visible
+            melds.append({"kind": m.kind, "tiles": [] if hidden else list(m.tiles), "hidden": hidden})
+        tags = []
+        if s == game.dealer:
+            tags.append("dealer" + (f" (level {game.streak})" if hasattr(game, "streak") else ""))
+        if getattr(game, "locked", None) and game.locked[s]:
+            tags.append("locked")
+        if getattr(game, "declared", None) and game.declared[s]:
+            tags.append("declared " + "+".join(game.declared[s]))
+        if getattr(game, "piao", None) and game.piao[s]:
+            tags.append(f"飘 ×{game.piao[s]}")
+        seats.append({
+            "hand": from_counts(game.hands[s]) if visible else None,
+            "hidden": sum(game.hands[s]),
+            "melds": melds, "river": list(game.rivers[s]), "tags": tags,
+        })
+    legal = {}
+    for s in game.to_act:
+        if viewer is None or s == viewer:
+            legal[str(s)] = [[a, actions.describe(a)] for a in game.legal_actions(s)]
+    frame: dict[str, Any] = {
+        "phase": game.phase, "wall": game.wall.remaining, "to_act": list(game.to_act), "legal": legal,
+        "seats": seats, "payments": list(game.payments), "offered": game.claim_tiles,
+        "offered_by": game.claim_from, "revealed": list(getattr(game, "revealed", [])),
+        "over": over, "viewer": viewer,
+    }
+    if hasattr(game, "indicator"):
+        frame["indicator"] = game.indicator
+    else:  # Changsha's stacks decide its 开杠 dice
+        frame["stacks"] = game.wall.stacks_left()
+    if over and game.result is not None:
+        frame["result"] = game.result.to_dict()
+    return frame
+
+
+def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
+                annotations: dict[int, Any] | None = None) -> dict[str, Any]:
+    """Frames of a recorded hand (first the deal, then one per decision) and its title."""
+    cls = game_class(events)
+    cls.replay(events)  # verified to the end before anything is drawn
+    game = cls._from_deal(events[0])
+    describe = cls.ACTIONS.describe
+    annotations = annotations or {}
+    deal_text = [t for e in game.events if (t := event_text(e, describe, seat, False))]
+    frames = [{**snapshot(game, seat), "action": None, "log": deal_text, "top": None}]
+    for i, e in enumerate(events):
+        if e["type"] != "act":
+            continue
+        start = len(game.events)
+        game.step(e["seat"], e["action"])
+        over = game.phase == DONE
+        log = [t for ev in game.events[start + 1:] if (t := event_text(ev, describe, seat, over))]
+        top = annotations.get(i, {}).get("top") if isinstance(annotations.get(i), dict) else None
+        if top:
+            top = [[int(a), float(p), describe(int(a))] for a, p in top]
+        frames.append({**snapshot(game, seat), "action": [e["seat"], describe(e["action"])], "log": log,
+                       "top": top})
+    rules = "Hangzhou" if "streak" in events[0] else "Changsha"
+    return {"title": f"{rules} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",
+            "ruleset": rules.lower(), "frames": frames}

@@ -1,0 +1,62 @@
+"""Self-contained HTML for the replay viewer and the human seat: tiles drawn with CSS (rank large,
+suit character and colour below it), no network, no external files.
+
+The style and scripts live in ``training/web/`` and are inlined into every page:
+``replay_html(hand)`` is one file holding the frames of a hand as JSON and the script that
+steps through them (buttons, arrow keys, Home/End, a slider); ``play_html()`` is the page of
+``training.play``. Both draw tables with the same ``table.js``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+WEB = Path(__file__).with_name("web")
+
+
+def _asset(name: str) -> str:
+    return (WEB / name).read_text(encoding="utf-8")
+
+
+def _json_script(data: Any) -> str:
+    """JSON for a ``<script type="application/json">`` block (no ``</`` can close it early)."""
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+def replay_html(hand: dict[str, Any]) -> str:
+    """One self-contained page stepping through ``hand`` (``training.frames.hand_frames``)."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(hand['title'])}</title>
+<style>{_asset("style.css")}</style></head>
+<body>
+<h1 id="title"></h1>
+<div class="bar">
+  <button id="first" title="first step (Home)">|&lt;</button><button id="prev" title="back (←)">&lt;</button>
+  <button id="next" title="forward (→)">&gt;</button><button id="last" title="last step (End)">&gt;|</button>
+  <input type="range" id="slider" min="0" value="0"> <span id="step"></span>
+</div>
+<div class="log" id="log"></div>
+<div id="table"></div>
+<script type="application/json" id="hand-data">{_json_script(hand)}</script>
+<script>{_asset("table.js")}{_asset("replay.js")}</script>
+</body></html>
+"""
+
+
+def play_html() -> str:
+    """The human seat's page (``training.play``): it asks the local server for the table."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>cnmahjong: your seat</title>
+<style>{_asset("style.css")}</style></head>
+<body>
+<h1>You are seat 0</h1>
+<div id="message"></div>
+<div class="legal" id="actions"></div>
+<div class="log" id="log"></div>
+<div id="table"></div>
+<script>{_asset("table.js")}{_asset("play.js")}</script>
+</body></html>
+"""
