@@ -176,6 +176,23 @@ class TorchPolicy:
         u = self._rng.random(len(probs))[:, None]
         return np.minimum((probs.cumsum(axis=1) < u).sum(axis=1), probs.shape[1] - 1)
 
+    def top_actions(self, observations: np.ndarray, masks: np.ndarray, k: int = 3) -> list[list[list[float]]]:
+        """Per row, the ``k`` most probable legal actions with their probabilities (what the
+        replay viewer shows beside a checkpoint player's decisions); empty for an sb3 model."""
+        if self._net is None:
+            return [[] for _ in observations]
+        self._check_shape(observations.shape[1:])
+        with torch.no_grad():
+            logits, _ = self._net(torch.as_tensor(observations, dtype=torch.float32, device=self.device),
+                                  torch.as_tensor(masks, device=self.device))
+            probs = torch.softmax(logits.double(), dim=-1).cpu().numpy()
+        out = []
+        for row, mask in zip(probs, masks, strict=True):
+            legal = np.flatnonzero(mask)
+            best = legal[np.argsort(-row[legal], kind="stable")[:k]]
+            out.append([[int(a), float(row[a])] for a in best])
+        return out
+
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if not action_mask.any():
             raise ValueError("TorchPolicy got an empty action mask: this seat is not to act")

@@ -168,3 +168,24 @@ def _wait(condition, timeout: float = 15.0):
             return value
         time.sleep(0.05)
     raise AssertionError("the page did not reach the expected state in time")
+
+
+def test_arena_saves_chosen_hands_with_a_checkpoint_players_top_actions(tmp_path):
+    from training.evaluate import main as arena_main
+    from training.frames import hand_frames, load_hand
+
+    arena_main(["--policies", "pretrained", "greedy", "greedy", "random", "--deals", "3", "--workers", "1",
+                "--save-hands", str(tmp_path), "--save-deals", "1"])
+    files = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert files == [f"deal1_rot{r}.json" for r in range(4)]
+    events, notes = load_hand(tmp_path / "deal1_rot2.json")
+    assert json.loads((tmp_path / "deal1_rot2.json").read_text())["seats"][2] == "pretrained"
+    hand = hand_frames(events, annotations=notes)
+    tops = [f["top"] for f in hand["frames"] if f["top"]]
+    acts = [f["action"] for f in hand["frames"][1:]]
+    assert tops and all(a[0] == 2 for a, f in zip(acts, hand["frames"][1:], strict=True) if f["top"])
+    for top in tops:  # the top-3 are legal actions, most probable first, the probabilities a distribution
+        probs = [p for _, p, _ in top]
+        assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1 + 1e-9
+    with pytest.raises(SystemExit):
+        arena_main(["--policies", "greedy", "greedy", "greedy", "greedy", "--deals", "3", "--save-deals", "1"])

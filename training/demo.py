@@ -9,7 +9,9 @@
 4. leaves in ``runs/demo/``: the result tables (``results.txt``, ``*.json``),
    the charts (``*.png``, ``learning_curve.png``), the short run's checkpoint
    (``train/model.pt``) and one hand played by the shipped agent against three
-   greedy players, rendered as text (``hand.txt``).
+   greedy players, rendered as text (``hand.txt``) and as a replay page
+   (``hand.html``: step through it in any browser, the agent's top-3 actions beside its
+   decisions).
 """
 
 from __future__ import annotations
@@ -27,27 +29,35 @@ from envs.changsha.observation import decode_hand
 from envs.core.tiles import format, from_counts
 from training import evaluate as arena
 from training.config import load
+from training.replay import write_replay
 
 
 def decode_hand_tiles(observation) -> list[int]:
     return from_counts(decode_hand(observation))
 
 
-def play_one_hand(policy_name: str, out: Path, seed: int = 7) -> None:
-    """One hand: the agent in seat 0 against three greedy players, every decision logged."""
+def play_one_hand(policy_name: str, out: Path, seed: int = 7) -> Path:
+    """One hand: the agent in seat 0 against three greedy players, every decision logged to
+    ``out`` as text, and the hand as a replay page beside it (``.html``, with the agent's top-3
+    actions and their probabilities at each of its decisions). Returns the page."""
     policy = make_policy(policy_name)
     greedy = GreedyAgent()
     env = raw_env(render_mode="ansi")
     lines = [f"One hand of Changsha mahjong: {policy_name} is seat 0 (player_0), seats 1-3 are greedy.", ""]
+    notes: dict[int, dict] = {}
 
     def log(seat: int, obs: dict, action: int) -> None:
         who = policy_name if seat == 0 else "greedy"
         hand = f"  hand {format(decode_hand_tiles(obs['observation']))}" if seat == 0 else ""
         lines.append(f"seat {seat} ({who}) in {env.game.phase}: {describe(action)}{hand}")
+        if seat == 0 and hasattr(policy, "top_actions"):  # the act event about to be logged
+            notes[len(env.game.events)] = {"top": policy.top_actions(obs["observation"][None],
+                                                                     obs["action_mask"][None])[0]}
 
     play_episode(env, [policy, greedy, greedy, greedy], seed=seed, on_decision=log)
     lines += ["", env.render()]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return write_replay(env.game.events, out.with_suffix(".html"), annotations=notes)
 
 
 def learning_curve(log_path: Path, png: Path) -> str:
@@ -121,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     play_one_hand("pretrained", out / "hand.txt")
     print(f"\nDone in {(time.time() - start) / 60:.1f} minutes. Outputs in {out}/:")
     for name in ("results.txt", "greedy_vs_random.png", "pretrained_vs_greedy.png", "learning_curve.png",
-                 "train/model.pt", "hand.txt"):
+                 "train/model.pt", "hand.txt", "hand.html"):
         print(f"  {out / name}")
 
 

@@ -103,11 +103,30 @@ def _act(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.array([int(policy(o, m)) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
 
 
+def save_hand(game: Any, path: Path, seat_names: Sequence[str], tops: dict[int, list]) -> None:
+    """The hand's events for ``training.replay``, with the top actions a checkpoint player
+    recorded (``tops``: per seat, (action, top) in decision order) keyed by act-event index."""
+    queues = {s: list(rows) for s, rows in tops.items()}
+    notes: dict[str, Any] = {}
+    for i, e in enumerate(game.events):
+        if e["type"] == "act" and queues.get(e["seat"]):
+            action, top = queues[e["seat"]][0]
+            if action == e["action"]:
+                queues[e["seat"]].pop(0)
+                notes[str(i)] = {"top": top}
+    path.write_text(json.dumps({"events": game.events, "annotations": notes, "seats": list(seat_names)},
+                               ensure_ascii=False), encoding="utf-8")
+
+
 def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any], tables: int = TABLES,
-               policy_seed: int = 0, ruleset: str = "changsha") -> list[list[dict[str, Any]]]:
+               policy_seed: int = 0, ruleset: str = "changsha", save_dir: str | None = None,
+               save_seeds: Sequence[int] = ()) -> list[list[dict[str, Any]]]:
     """Play every deal of ``seeds`` in all four rotations, ``tables`` hands at a time through
     ``VectorEnv``; per deal, per rotation, each policy's statistics. Deal ``s`` is the hand the
-    AEC env deals after ``reset(seed=s)``."""
+    AEC env deals after ``reset(seed=s)``. Hands of the deals in ``save_seeds`` are written to
+    ``save_dir`` as ``deal{seed}_rot{rotation}.json`` (events and checkpoint players' top-3)."""
+    save = set(save_seeds) if save_dir else set()
+    tops: dict[int, dict[int, list]] = {}  # table -> seat -> [(action, top-3)] of the hand in play
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
     policies = [make_policy(n, seed=policy_seed + i) for i, n in enumerate(names)]
@@ -134,6 +153,12 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any]
             rows = np.flatnonzero(index == p)
             if len(rows):
                 actions[rows] = _act(policy, batch.obs[rows], batch.mask[rows])
+                if save and hasattr(policy, "top_actions"):
+                    kept = [r for r in rows.tolist() if job_of[int(batch.table[r])][1] in save]
+                    if kept:
+                        for r, top in zip(kept, policy.top_actions(batch.obs[kept], batch.mask[kept]), strict=True):
+                            t, s = int(batch.table[r]), int(batch.seat[r])
+                            tops.setdefault(t, {}).setdefault(s, []).append((int(actions[r]), top))
         finished = {t: (venv.games[t], job_of[t]) for t in set(batch.table.tolist())}
         batch = venv.step(actions)
         for t in np.flatnonzero(batch.hand_over).tolist():
@@ -143,24 +168,31 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any]
             layout = json.dumps([deal["hands"], deal["wall"], deal["dealer"]]).encode()
             out[i][rot] = {"rotation": rot, "deal": hashlib.sha1(layout).hexdigest(),
                            "policies": hand_stats(game, seat_of, rs.name)}
+            if job_of[t][1] in save:
+                by_seat = [names[(s - rot) % NUM_SEATS] for s in range(NUM_SEATS)]
+                save_hand(game, Path(save_dir) / f"deal{job_of[t][1]}_rot{rot}.json", by_seat, tops.get(t, {}))
+            tops.pop(t, None)
     return out  # type: ignore[return-value]
 
 
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, ruleset: str = "changsha") -> None:
-    _WORKER.update(names=list(names), rules=rules, tables=tables, ruleset=ruleset)
+def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, ruleset: str = "changsha",
+                 save_dir: str | None = None, save_seeds: Sequence[int] = ()) -> None:
+    _WORKER.update(names=list(names), rules=rules, tables=tables, ruleset=ruleset, save_dir=save_dir,
+                   save_seeds=list(save_seeds))
 
 
 def _play_chunk(chunk: tuple[int, list[int]]) -> list[list[dict[str, Any]]]:
     index, seeds = chunk
     return play_deals(_WORKER["names"], seeds, _WORKER["rules"], _WORKER["tables"], policy_seed=1000 * index,
-                      ruleset=_WORKER["ruleset"])
+                      ruleset=_WORKER["ruleset"], save_dir=_WORKER["save_dir"], save_seeds=_WORKER["save_seeds"])
 
 
 def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, workers: int = 1,
-              progress: bool = True, tables: int = TABLES) -> list[list[dict[str, Any]]]:
+              progress: bool = True, tables: int = TABLES, save_dir: str | None = None,
+              save_seeds: Sequence[int] = ()) -> list[list[dict[str, Any]]]:
     """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; results in deal order.
     Deals are split into chunks played by ``workers`` processes, each batching ``tables`` hands."""
     if len(names) != NUM_SEATS:
@@ -171,10 +203,11 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
     results: list[list[dict[str, Any]]] = []
     start = time.time()
     ruleset = ruleset_of(rules)
-    _init_worker(names, rules.to_dict(), tables, ruleset)
+    extra = (ruleset, save_dir, list(save_seeds))
+    _init_worker(names, rules.to_dict(), tables, *extra)
     pool = None
     if workers > 1 and len(chunks) > 1:
-        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict(), tables, ruleset))
+        pool = mp.get_context("spawn").Pool(workers, _init_worker, (list(names), rules.to_dict(), tables, *extra))
         iterator = pool.imap(_play_chunk, chunks)
     else:
         iterator = map(_play_chunk, chunks)
@@ -263,11 +296,13 @@ def ruleset_of(config: Any) -> str:
 
 
 def evaluate(names: Sequence[str], deals: int, rules: Any = "mainstream", seed: int = 0,
-             workers: int = 1, progress: bool = True) -> dict[str, Any]:
+             workers: int = 1, progress: bool = True, save_dir: str | None = None,
+             save_seeds: Sequence[int] = ()) -> dict[str, Any]:
     """Run the arena and return a JSON-ready report. ``rules``: a preset name of either ruleset
     (``mainstream``, ``classic``, ``hangzhou``) or a config object."""
     config = ruleset_of_preset(rules).as_config(rules) if isinstance(rules, str) else rules
-    results = run_deals(names, deals, config, seed=seed, workers=workers, progress=progress)
+    results = run_deals(names, deals, config, seed=seed, workers=workers, progress=progress, save_dir=save_dir,
+                        save_seeds=save_seeds)
     reports = summarise(names, results)
     unit = "片" if getattr(config, "scoring", "points") == "zi" else "points"
     return {
@@ -304,6 +339,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--workers", type=int, default=min(2, mp.cpu_count()), help="processes")
     parser.add_argument("--json", help="write the report as JSON here")
     parser.add_argument("--png", help="write a bar chart with error bars here")
+    parser.add_argument("--save-hands", metavar="DIR",
+                        help="write the chosen deals' hands (every rotation) here, for training.replay")
+    parser.add_argument("--save-deals", default=None, metavar="SEEDS",
+                        help="comma-separated deal seeds to save (default: the first 4 deals)")
     args = parser.parse_args(argv)
     if args.deals < 2:
         parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
@@ -315,12 +354,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         problem = output_path_problem(path)
         if problem:
             parser.error(f"{flag} {path}: {problem}")
+    save_seeds: list[int] = []
+    if args.save_hands:
+        if not Path(args.save_hands).is_dir():
+            parser.error(f"--save-hands {args.save_hands}: not an existing folder")
+        try:
+            save_seeds = ([int(x) for x in args.save_deals.split(",")] if args.save_deals
+                          else list(range(args.seed, args.seed + min(4, args.deals))))
+        except ValueError:
+            parser.error(f"--save-deals {args.save_deals!r}: give deal seeds separated by commas, e.g. 0,5,9")
+        outside = [x for x in save_seeds if not args.seed <= x < args.seed + args.deals]
+        if outside:
+            parser.error(f"--save-deals {outside} are not among the deals played "
+                         f"({args.seed}..{args.seed + args.deals - 1})")
+    elif args.save_deals:
+        parser.error("--save-deals needs --save-hands DIR")
     for name in args.policies:  # fail fast on a bad name, a missing or unreadable checkpoint
         try:
             make_policy(name)
         except ValueError as e:
             parser.error(f"bad policy {name!r}: {e}")
-    report = evaluate(args.policies, args.deals, args.rules, args.seed, args.workers)
+    report = evaluate(args.policies, args.deals, args.rules, args.seed, args.workers,
+                      save_dir=args.save_hands, save_seeds=save_seeds)
     print(report["table"])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
@@ -330,6 +385,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.png:
         plot(report["_reports"], args.png, f"{' / '.join(args.policies)} ({args.deals} deals)")
         print(f"wrote {args.png}")
+    if args.save_hands:
+        print(f"wrote {4 * len(save_seeds)} hands to {args.save_hands} "
+              f"(python -m training.replay {args.save_hands}/deal{save_seeds[0]}_rot0.json -o hand.html)")
     return report
 
 
