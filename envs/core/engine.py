@@ -118,20 +118,28 @@ class TableGame:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
         return list(self.pending.get(seat, ()))
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if hasattr(cls, "ACTIONS"):  # the mask's size, and its zero tail after the discards
+            cls._MASK_SIZE = cls.ACTIONS.NUM_ACTIONS
+            cls._MASK_TAIL = bytes(cls.ACTIONS.NUM_ACTIONS - cls.NUM_KINDS)
+
+    _MASK_SIZE: ClassVar[int]
+    _MASK_TAIL: ClassVar[bytes]
+
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
         mask. When every held kind may be discarded, one byte-table pass gives the discards."""
         acts = self.pending.get(seat)
-        n = self.ACTIONS.NUM_ACTIONS
         if not acts:
-            return bytearray(n)
+            return bytearray(self._MASK_SIZE)
         if self._discards_all_held(seat):
             mask = bytearray(self.hands[seat].translate(_HELD))
-            mask += bytes(n - self.NUM_KINDS)
+            mask += self._MASK_TAIL
             for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
                 mask[a] = 1
             return mask
-        mask = bytearray(n)
+        mask = bytearray(self._MASK_SIZE)
         for a in acts:
             mask[a] = 1
         return mask
