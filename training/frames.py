@@ -66,6 +66,17 @@ def _tile(t: int) -> str:
     return name(t)
 
 
+_TEMPLATES = {
+    "dice": "dice {values} ({purpose}) for seat {seat}",
+    "kong_draw": "seat {seat} turns up {tiles_text} (dice total {total})",
+    "declare": "seat {seat} declares {pattern} showing {tiles_text}: {payments}",
+    "lock": "seat {seat} is locked (开杠 tiles not used)",
+    "reveal": "seat {seat}'s concealed kongs are shown",
+    "indicator": "indicator {tile_text}: its other copies are wild (财神)",
+}
+"""Events told by one line each, from their own fields."""
+
+
 def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool) -> str | None:
     """One event in words, hiding from ``viewer`` what its seat could not see (another seat's drawn
     tile, a concealed kong's tile) unless the hand is ``over``. None for the act events (the
@@ -85,20 +96,11 @@ def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool)
         src = "" if e.get("from") is None else f" from seat {e['from']}"
         how = f" by {e['how']}" if e.get("how") else ""
         return f"seat {seat} {e['kind']} {' '.join(map(_tile, e['tiles']))}{src}{how}"
-    if kind == "dice":
-        return f"dice {e['values']} ({e['purpose']}) for seat {seat}"
-    if kind == "kong_draw":
-        return f"seat {seat} turns up {' '.join(map(_tile, e['tiles']))} (dice total {e['total']})"
+    if kind in _TEMPLATES:
+        return _TEMPLATES[kind].format(**e, tile_text=_tile(e["tile"]) if "tile" in e else "",
+                                       tiles_text=" ".join(map(_tile, e.get("tiles") or e.get("shown") or ())))
     if kind == "haidi":
         return f"seat {seat} takes the 海底 tile {_tile(e['tile'])}" if e["take"] else f"seat {seat} declines the 海底"
-    if kind == "declare":
-        return f"seat {seat} declares {e['pattern']} showing {' '.join(map(_tile, e['shown']))}: {e['payments']}"
-    if kind == "lock":
-        return f"seat {seat} is locked (开杠 tiles not used)"
-    if kind == "reveal":
-        return f"seat {seat}'s concealed kongs are shown"
-    if kind == "indicator":
-        return f"indicator {_tile(e['tile'])}: its other copies are wild (财神)"
     if kind == "win":
         pats = e.get("patterns")
         pats = ", ".join(pats) if isinstance(pats, list) else ", ".join(f"{k}×{v}" for k, v in pats.items())
