@@ -99,7 +99,8 @@ class Table:
         over = self.game.done
         for e in events[self._read:]:
             if e["type"] == "act":
-                self.log.append(f"seat {e['seat']}: {describe(e['action'])}")
+                if e["action"] >= self.game.NUM_KINDS:  # a discard is told by its own event
+                    self.log.append(f"seat {e['seat']}: {describe(e['action'])}")
             elif (text := event_text(e, describe, HUMAN, over)) is not None:
                 self.log.append(text)
         self._read = len(events)
