@@ -10,6 +10,7 @@ import random
 import shutil
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -189,3 +190,29 @@ def test_arena_saves_chosen_hands_with_a_checkpoint_players_top_actions(tmp_path
         assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1 + 1e-9
     with pytest.raises(SystemExit):
         arena_main(["--policies", "greedy", "greedy", "greedy", "greedy", "--deals", "3", "--save-deals", "1"])
+
+
+def test_play_server_answers_bad_requests_clearly():
+    from training.play import Table, serve
+
+    table = Table(["random", "random", "random"], "hangzhou", seed=1)
+    server = serve(table, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        before = _get(base + "/state")
+        for body in (b"not json", b'{"act": 1}', b'{"action": "5"}', b'{"action": 1.5}'):
+            req = urllib.request.Request(base + "/act", data=body, method="POST")
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(req, timeout=10)
+            assert err.value.code == 400 and "refused" in json.loads(err.value.read())["error"]
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(base + "/nothing", timeout=10)
+        assert err.value.code == 404
+        assert _get(base + "/state") == before
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.shutdown()
+        server.server_close()
+    with pytest.raises(ValueError, match="three opponents"):
+        Table(["greedy"], "mainstream")
