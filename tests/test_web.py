@@ -216,3 +216,25 @@ def test_play_server_answers_bad_requests_clearly():
         server.server_close()
     with pytest.raises(ValueError, match="three opponents"):
         Table(["greedy"], "mainstream")
+
+
+def test_seat_view_hides_another_seats_concealed_kong():
+    """Hangzhou §1: from seat 0's view another seat's 暗杠 shows as "a concealed kong" (action and
+    log) and face down on the table until it is revealed; the full view names the tile."""
+    from tests.hz_scenario import discard, hz_game, k
+    from training.frames import hand_frames
+
+    hands = ["9p4s7s2p5p8p3m6m9s1z2z3z4z6z", "1111s23m456m789m5z",
+             "2s5s8s4p7p1m4m6z7z1z2z3z4z", "3s6s9s5m8m4p7p4z4z6z6z7z7z"]
+    g = hz_game(hands, indicator="5z", head="9p 8p 1p 6p 5p", tail="6s")
+    from envs.hangzhou import actions as A
+
+    g.step(0, discard("9s"))
+    g.step(1, A.gang(k("1s")))
+    g.step(1, discard("6s"))
+    seen = hand_frames(g.events, seat=0)["frames"]
+    assert seen[2]["action"] == [1, "a concealed kong"]
+    assert "seat 1 makes a concealed kong" in seen[2]["log"]
+    assert seen[2]["seats"][1]["melds"] == [{"kind": "angang", "tiles": [], "hidden": True}]
+    full = hand_frames(g.events)["frames"]
+    assert full[2]["action"] == [1, "GANG 1s"] and full[2]["seats"][1]["melds"][0]["tiles"] == [k("1s")] * 4

@@ -178,8 +178,11 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
         top = annotations.get(i, {}).get("top") if isinstance(annotations.get(i), dict) else None
         if top:
             top = [[int(a), float(p), describe(int(a))] for a, p in top]
-        frames.append({**snapshot(game, seat), "action": [e["seat"], describe(e["action"])], "log": log,
-                       "top": top})
+        said = describe(e["action"])
+        if seat is not None and e["seat"] != seat and not over and any(
+                ev["type"] == "meld" and ev["kind"] == "angang" for ev in game.events[start + 1:]):
+            said = "a concealed kong"  # its tile stays hidden from the viewer (Hangzhou §1)
+        frames.append({**snapshot(game, seat), "action": [e["seat"], said], "log": log, "top": top})
     rules = "Hangzhou" if "streak" in events[0] else "Changsha"
     return {"title": f"{rules} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",
             "ruleset": rules.lower(), "frames": frames}
