@@ -11,7 +11,8 @@ algo = ppo_config(num_env_runners=2).build_algo()
 print(algo.train()["env_runners"]["episode_return_mean"])
 ```
 
-- ``make_env(env_config)``: ``changsha_mahjong_v0`` through
+- ``make_env(env_config)``: ``changsha_mahjong_v0`` (``hangzhou_mahjong_v0`` when
+  ``env_config["rules"]`` is ``"hangzhou"``; the module then reads ``hz-v0``) through
   ``ObservationOptions(flat=True, obs_key="observations")`` (a flat Box and the
   key RLlib's masking modules expect) and RLlib's ``PettingZooEnv``. Early
   payments are deferred to each seat's first decision (the env's default), so

@@ -9,8 +9,9 @@ included) and the three other seats play with the same network (parameter
 sharing); the learning seat is drawn at random every hand, so the network learns
 every seat's view.
 
-- Observations: ``{"obs": float32 (3213,), "mask": bool (99,)}``, the keys
-  Tianshou's discrete policies read the action mask from.
+- Observations: ``{"obs": float32 (3213,), "mask": bool (99,)}`` for Changsha
+  (``(4930,)`` and ``(75,)`` for ``rules="hangzhou"``, with ``QNet(encoder="hz-v0")``),
+  the keys Tianshou's discrete policies read the action mask from.
 - Infos: ``{"seat": int}`` at every step (Tianshou's buffer fixes its layout
   from the first infos).
 - ``QNet``: the project's ``ActorCritic`` body with its policy head as Q-values,
