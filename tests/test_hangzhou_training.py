@@ -130,3 +130,35 @@ def test_rllib_env_and_module_take_hangzhou():
                      "action_mask": torch.as_tensor(o["action_mask"][None])}}
     logits = module._forward(batch)["action_dist_inputs"]
     assert logits.shape == (1, 75) and int(logits.argmax()) in np.flatnonzero(o["action_mask"])
+
+
+def test_tianshou_dqn_trains_on_hangzhou_and_its_checkpoint_plays(tmp_path):
+    import json
+
+    from training.train import main
+
+    cfg = tmp_path / "ts.yaml"
+    cfg.write_text(f"""
+algo: tianshou_dqn
+rules: hangzhou
+run_dir: {tmp_path / 'run'}
+total_timesteps: 800
+epoch_steps: 400
+collect_steps: 200
+batch_size: 64
+buffer_size: 2000
+n_envs: 2
+net_arch: [32]
+reward_scale: 1.0
+""")
+    final = main(["--config", str(cfg)])
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    assert max(r["settlement_mismatch"] for r in log) == 0.0
+    policy = make_policy(f"ckpt:{final}")
+    assert policy._net.encoder == "hz-v0"
+    env = raw_env()
+
+    def check(seat, obs, action):
+        assert obs["action_mask"][action] == 1
+
+    play_episode(env, [policy] * 4, seed=3, on_decision=check)
