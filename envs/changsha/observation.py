@@ -38,7 +38,7 @@ from operator import itemgetter
 import numpy as np
 
 from envs.changsha.game import PHASES, ChangshaGame
-from envs.core.planes import HandRows, Rows, therm2, therm4
+from envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
 
 ENCODER = "cs-v0"
 NUM_KINDS = 27
@@ -75,8 +75,7 @@ _FOURS = int.from_bytes(bytes([4]) * NUM_KINDS, "little")  # 4 copies of every k
 
 # Per observing seat: absolute seats in its relative order (self, next, opposite, previous),
 # and itemgetters that pick the public slots (see ``_Public``) in that order, in C.
-_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
-_ROTATE = [itemgetter(*order) for order in _ORDER]
+_ORDER, _ROTATE = SEAT_ORDER, ROTATE
 _PUB_THERM = [itemgetter(*(base + o for base in (0, 4, 8) for o in order)) for order in _ORDER]
 _PUB_KONG_RECENT = [itemgetter(*(base + o for base in (12, 16) for o in order)) for order in _ORDER]
 
@@ -140,10 +139,9 @@ class _Public:
             code = batch[0]
             self.discard(code & 3, (code >> 4) - 1)
             return
-        full = {code for code in batch if code < 16}
-        for code in batch:
-            if code >= 16 and code & 15 not in full:
-                self.discard(code & 3, (code >> 4) - 1)
+        discards, full = split_public_log(batch)
+        for s, t in discards:
+            self.discard(s, t)
         for slot in full:
             self.refresh(game, slot)
 

@@ -8,6 +8,7 @@ converts them to float32 with one numpy call.
 from __future__ import annotations
 
 from itertools import product
+from operator import itemgetter
 
 THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)]
 """``row.translate(THERM[l])``: 1 where the count exceeds ``l``."""
@@ -21,6 +22,22 @@ def therm4(row: bytes) -> bytes:
 def therm2(row: bytes) -> bytes:
     """The first two thermometer planes (count ≥ 1, ≥ 2) of a count row."""
     return row.translate(THERM[0]) + row.translate(THERM[1])
+
+
+SEAT_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
+"""Per observing seat, the absolute seats in its relative order: self, next, opposite, previous."""
+ROTATE = [itemgetter(*order) for order in SEAT_ORDER]
+"""``ROTATE[seat](per_seat)``: a per-seat list in ``seat``'s relative order, picked in C."""
+
+
+def split_public_log(batch: list[int]) -> tuple[list[tuple[int, int]], set[int]]:
+    """A batch of a game's ``public_log`` codes as (discards to patch, slots to re-read).
+
+    A code below 16 names a slot whose row changed (read it again from the game); a code
+    ``4 + s + 16 * (t + 1)`` is tile ``t`` joining seat ``s``'s river, patched in place unless
+    its slot is re-read in the same batch anyway (the game's current row covers it)."""
+    full = {code for code in batch if code < 16}
+    return [(code & 3, (code >> 4) - 1) for code in batch if code >= 16 and code & 15 not in full], full
 
 
 def offsets(*sizes: int) -> tuple[int, ...]:

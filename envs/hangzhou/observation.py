@@ -38,7 +38,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from envs.core.planes import HandRows, Rows, offsets, therm4
+from envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, offsets, split_public_log, therm4
 from envs.core.tiles import COPIES, NUM_KINDS
 from envs.hangzhou.game import PHASES, HangzhouGame
 from envs.hangzhou.patterns import WHITE
@@ -55,8 +55,7 @@ WALL_SCALE = 82.0
 """The WALL plane is ``tiles left / WALL_SCALE`` (82 drawable after the deal and the indicator)."""
 
 _R = Rows(NUM_KINDS)
-_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
-_ROTATE = [itemgetter(*order) for order in _ORDER]
+_ORDER, _ROTATE = SEAT_ORDER, ROTATE
 _PHASE_BLOCK = {p: b"".join(_R.ones if q == p else _R.zero for q in PHASES) for p in PHASES}
 _STREAK_BLOCK = {lv: b"".join(_R.ones if q == lv else _R.zero for q in (1, 2, 3)) for lv in (1, 2, 3)}
 _LEVELS = [b"".join(_R.ones if n > i else _R.zero for i in range(k)) for k in (2, 3) for n in range(8)]
@@ -161,10 +160,9 @@ class Encoder:
         if self._read < len(log):
             batch = log[self._read:]
             self._read = len(log)
-            full = {code for code in batch if code < 16}
-            for code in batch:  # discards patch their river unless it is re-read below anyway
-                if code >= 16 and code & 15 not in full:
-                    self._discarded(code & 3, (code >> 4) - 1)
+            discards, full = split_public_log(batch)
+            for s, t in discards:
+                self._discarded(s, t)
             for code in full:
                 if code < 4:
                     self._melds_changed(code, game.melds[code])
