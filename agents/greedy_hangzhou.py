@@ -14,7 +14,7 @@ from envs.core import wild
 from envs.core.tiles import NUM_KINDS
 from envs.hangzhou import actions as A
 from envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
-from envs.hangzhou.patterns import WHITE, natural, natural_kind
+from envs.hangzhou.patterns import chi_runs, natural
 
 
 def _shanten(hand: list[int], indicator: int, melds: int) -> int:
@@ -86,12 +86,12 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int) -
     if A.GANG_CLAIM in legal and _shanten(_after(hand, t, t, t), k, n + 1) <= base:
         return A.GANG_CLAIM
     best, choice = base, A.PASS
-    nat = natural_kind(t, k)
+    runs = {a: (x, y) for a, x, y in chi_runs(k)[t]}
     for a in legal:
         if a == A.PENG:
             used = (t, t)
         elif a in A.CHI_ACTIONS:
-            used = tuple(WHITE if m == k and k != WHITE else m for m in (nat + d for d in A.chi_offsets(a)))
+            used = runs[a]
         else:
             continue
         s = _best_discard(_after(hand, *used), k, n + 1)

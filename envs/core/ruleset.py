@@ -87,7 +87,7 @@ def ruleset_of_rules(rules: Any) -> Ruleset:
             return ruleset_of_preset(rules["preset"])
         for name in RULESETS:
             rs = get_ruleset(name)
-            if rules and set(rules) <= set(rs.as_config(rs.default_rules).option_names()):
+            if rules and set(rules) <= set(rs.game.CONFIG.option_names()):
                 return rs
         return get_ruleset("changsha")
     module = type(rules).__module__.split(".")

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+from envs.core.shapes import standard_shanten_honours
+
 SUIT_LEN = 9
 HONOURS = 7
 NUM_KINDS = 3 * SUIT_LEN + HONOURS
@@ -213,8 +215,6 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     A heuristic for players, not a rule: each wildcard is taken to save one exchange (it completes
     a partial set, a pair or a single), which holds unless the hand has more wildcards than
     partial sets to use them on."""
-    from envs.core.shapes import standard_shanten_honours
-
     best = standard_shanten_honours(b, melds) - w
     if not melds:
         pairs = sum(x // 2 for x in b)

@@ -25,17 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import compress
 from typing import Any
 
 from envs.core import engine
 from envs.core.checks import int_arg
 from envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, Window
-from envs.core.tiles import NUM_KINDS, NUM_SUITED_KINDS
+from envs.core.tiles import NUM_KINDS
 from envs.core.wall import HONOURS_WALL_SIZE, Wall
 from envs.hangzhou import actions as A
-from envs.hangzhou.patterns import WHITE, baotou_counts, best_reading_counts, natural_kind, win_counts
+from envs.hangzhou.patterns import baotou_counts, best_reading_counts, chi_runs, natural_kind, win_counts
 from envs.hangzhou.rules import RuleConfig
 from envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
 
@@ -111,7 +110,7 @@ class HangzhouGame(engine.TableGame):
         "config", "seed", "dealer", "streak", "wall", "indicator", "hands", "melds", "melded", "rivers",
         "river_counts", "public_log", "payments", "phase", "turn", "drawn", "last_tile", "events", "result",
         "pending", "_window", "claims", "claims_made", "shipeng", "piao", "doublings", "bearer", "piao_pending",
-        "_ready_before", "_first_turn",
+        "_ready_before",
     )
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0,
@@ -181,7 +180,6 @@ class HangzhouGame(engine.TableGame):
         self.piao_pending: list[int] = []
         """Seats whose 飘 restricts the others until their own next turn (§3)."""
         self._ready_before = False
-        self._first_turn = True
         self._start_turn(dealer)
 
     # ------------------------------------------------------------- decisions
@@ -224,7 +222,8 @@ class HangzhouGame(engine.TableGame):
         h = self.hands[s]
         acts = list(compress(_KINDS, h))
         n_melds = len(self.melds[s])
-        if (self.drawn is not None or self._first_turn) and win_counts(h, self.indicator, n_melds):
+        # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
+        if (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds):
             acts.append(A.HU)
         if self._kong_ok():
             if 4 in h:
@@ -241,7 +240,6 @@ class HangzhouGame(engine.TableGame):
                 self._finish(None)
                 return
             self._begin_turn(s)
-        self._first_turn = False
         h = self.hands[s]
         self._ready_before = bool(h[self.indicator]) and any(baotou_counts(h, self.indicator, len(self.melds[s])))
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
@@ -253,7 +251,6 @@ class HangzhouGame(engine.TableGame):
     def _discard(self, s: int, t: int) -> None:
         self.hands[s][t] -= 1
         piao = t == self.indicator and self._ready_before and self.drawn is not None
-        self._first_turn = False
         self.drawn = None
         self._ready_before = False
         self.rivers[s].append(t)
@@ -312,7 +309,7 @@ class HangzhouGame(engine.TableGame):
     def _chis(self, h: bytearray, t: int) -> list[int]:
         """CHI actions on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n of its suit,
         the hand's tiles taken by the kinds they play (a 白板 for the indicator kind)."""
-        return [a for a, x, y in _chi_table(self.indicator)[t] if h[x] and h[y]]
+        return [a for a, x, y in chi_runs(self.indicator)[t] if h[x] and h[y]]
 
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
@@ -320,7 +317,7 @@ class HangzhouGame(engine.TableGame):
         nxt, s2, s3 = OTHERS[d]
         discard_wins = self.streak >= 3
         if (not discard_wins and hands[nxt][t] < 2 and hands[s2][t] < 2 and hands[s3][t] < 2
-                and (t >= NUM_SUITED_KINDS and t != WHITE or not self._chis(hands[nxt], t))):
+                and not self._chis(hands[nxt], t)):
             self._draw(nxt)  # the common case: no PENG, kong or CHI for anybody
             return
         options: dict[int, list[int]] = {}
@@ -380,11 +377,8 @@ class HangzhouGame(engine.TableGame):
             self.bearer[s] = d
         h = self.hands[s]
         self.drawn = None
-        self._first_turn = False
         if a in A.CHI_ACTIONS:
-            n = natural_kind(t, self.indicator)
-            lo, hi = A.chi_offsets(a)
-            run = (_plays(n + lo, self.indicator), _plays(n + hi, self.indicator))
+            run = next((x, y) for b, x, y in chi_runs(self.indicator)[t] if b == a)
             for x in run:
                 h[x] -= 1
             self._add_meld(s, HzMeld(CHI, tuple(sorted((*run, t), key=lambda x: natural_kind(x, self.indicator))),
@@ -415,9 +409,9 @@ class HangzhouGame(engine.TableGame):
         reading, e = best
         counted = [b for kind, b in self.doublings[s] if kind == "kong" or reading.baotou]
         borne = [b for b in counted if b is not None]
-        chengbao, fan = liable_seats(s, self.claims)
         level, cfg = self.streak, self.config
-        if cfg.liability and (chengbao is not None or fan):
+        chengbao, fan = liable_seats(s, self.claims) if cfg.liability else (None, ())
+        if chengbao is not None or fan:
             net = settle(level, self.dealer, s, e, discarder, self.claims, True)
             borne = []
         elif cfg.piao_claim_liability and borne:
@@ -425,8 +419,6 @@ class HangzhouGame(engine.TableGame):
         else:
             net = settle(level, self.dealer, s, e, discarder)
             borne = []
-        if not cfg.liability:
-            chengbao, fan = None, ()
         for i, v in enumerate(net):
             self.payments[i] += v
         patterns: dict[str, int] = {}
@@ -469,29 +461,6 @@ class HangzhouGame(engine.TableGame):
     def __repr__(self) -> str:
         return (f"HangzhouGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
                 f"dealer={self.dealer}, streak={self.streak}, indicator={self.indicator})")
-
-
-@lru_cache(maxsize=NUM_KINDS)
-def _chi_table(indicator: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Per physical discard t: (CHI action, physical kinds of the two hand tiles) of every run
-    it can complete, the 白板 standing for the indicator kind (a 财神 discard is never claimed)."""
-    table = []
-    for t in range(NUM_KINDS):
-        n = natural_kind(t, indicator)
-        runs = []
-        if n < NUM_SUITED_KINDS and t != indicator:
-            r = n % 9
-            for a in A.CHI_ACTIONS:
-                lo, hi = A.chi_offsets(a)
-                if 0 <= r + lo <= 8 and 0 <= r + hi <= 8:
-                    runs.append((a, _plays(n + lo, indicator), _plays(n + hi, indicator)))
-        table.append(tuple(runs))
-    return tuple(table)
-
-
-def _plays(n: int, indicator: int) -> int:
-    """The physical kind that plays natural kind ``n`` in a meld: the 白板 for the indicator kind."""
-    return WHITE if n == indicator and indicator != WHITE else n
 
 
 def new_hand(config: RuleConfig, rng: Any) -> HangzhouGame:

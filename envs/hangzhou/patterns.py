@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from envs.core import wild
 from envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format, parse
+from envs.hangzhou import actions as A
 from envs.hangzhou.scoring import exponent
 
 WHITE = 33
@@ -107,6 +109,29 @@ def _hand(concealed: str | Iterable[int], melds: Iterable[str | Sequence[int]], 
             raise ValueError(f"{held[t]} copies of {format([t])} held: only {in_play(t, k)} are in play"
                              + (" (one is the turned-up indicator)" if t == k else ""))
     return c, held, len(ms), k
+
+
+@lru_cache(maxsize=NUM_KINDS)
+def chi_runs(indicator: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per physical discard t: (CHI action, physical kinds of the two hand tiles) of every run
+    it can complete, the 白板 standing for the indicator kind (a 财神 discard is never claimed)."""
+    table = []
+    for t in range(NUM_KINDS):
+        n = natural_kind(t, indicator)
+        runs = []
+        if n < NUM_SUITED_KINDS and t != indicator:
+            r = n % 9
+            for a in A.CHI_ACTIONS:
+                lo, hi = A.chi_offsets(a)
+                if 0 <= r + lo <= 8 and 0 <= r + hi <= 8:
+                    runs.append((a, _plays(n + lo, indicator), _plays(n + hi, indicator)))
+        table.append(tuple(runs))
+    return tuple(table)
+
+
+def _plays(n: int, indicator: int) -> int:
+    """The physical kind that plays natural kind ``n`` in a meld: the 白板 for the indicator kind."""
+    return WHITE if n == indicator and indicator != WHITE else n
 
 
 # ------------------------------------------------------------ count-vector forms
