@@ -37,6 +37,8 @@ class ActorCritic(nn.Module):
         rs = ruleset_of_encoder(encoder)
         SHAPE, NUM_ACTIONS = rs.shape, rs.num_actions  # noqa: N806 - the planes' constants
         self.encoder = encoder
+        self.shape: tuple[int, int] = SHAPE
+        """The planes this network reads (its encoder's)."""
         layers: list[nn.Module] = []
         if arch == "conv":
             layers += [SuitConv(SHAPE[0], channels), nn.ReLU(), SuitConv(channels, channels), nn.ReLU()]
@@ -157,7 +159,7 @@ class TorchPolicy:
 
     def _check_shape(self, shape: tuple[int, ...]) -> None:
         """A network meets only the planes of the encoder it was trained on."""
-        want = ruleset_of_encoder(self._net.encoder).shape if self._net is not None else None
+        want = self._net.shape if self._net is not None else None
         if want is not None and tuple(shape) != want:
             raise ValueError(f"checkpoint {self.path!r} was trained on {self._net.encoder!r} planes {want}, "
                              f"got observations of shape {tuple(shape)} (another ruleset?)")

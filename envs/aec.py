@@ -35,11 +35,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
-from envs.core.engine import IllegalActionError
+from envs.core.engine import NUM_SEATS, IllegalActionError
 from envs.core.ruleset import Ruleset
 from envs.spaces import LegalDiscrete
-
-NUM_SEATS = 4
 
 
 def wrap(e: AECEnv) -> AECEnv:

@@ -45,7 +45,7 @@ from ray.tune.registry import register_env as _register
 
 from agents.torch_policy import ActorCritic, save_actor_critic
 from envs.aec import aec_env
-from envs.core.ruleset import ruleset_of_encoder, ruleset_of_rules
+from envs.core.ruleset import ruleset_of_rules
 from envs.integrations.observations import ObservationOptions
 
 ENV_NAME = "changsha_mahjong_v0"
@@ -72,13 +72,12 @@ class MaskedActorCriticModule(TorchRLModule, ValueFunctionAPI):
 
     def setup(self) -> None:
         cfg = self.model_config or {}
-        encoder = cfg.get("encoder", "cs-v0")
-        self.net = ActorCritic(cfg.get("net_arch", [256, 256]), cfg.get("arch", "mlp"), encoder=encoder)
-        self.shape = ruleset_of_encoder(encoder).shape
+        self.net = ActorCritic(cfg.get("net_arch", [256, 256]), cfg.get("arch", "mlp"),
+                               encoder=cfg.get("encoder", "cs-v0"))
 
     def _net(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs = batch[Columns.OBS]
-        planes = obs["observations"].float().reshape(-1, *self.shape)
+        planes = obs["observations"].float().reshape(-1, *self.net.shape)
         return self.net(planes, obs["action_mask"])
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

@@ -30,7 +30,6 @@ from gymnasium import spaces
 from torch import nn
 
 from agents.torch_policy import ActorCritic, save_actor_critic
-from envs.core.ruleset import ruleset_of_encoder
 from envs.wrappers import SingleAgentEnv
 
 
@@ -40,7 +39,7 @@ class QNet(nn.Module):
     def __init__(self, net_arch: list[int], arch: str = "mlp", encoder: str = "cs-v0") -> None:
         super().__init__()
         self.net = ActorCritic(net_arch, arch, encoder=encoder)
-        self.shape = ruleset_of_encoder(encoder).shape
+        self.shape = self.net.shape
 
     def forward(self, obs: Any, state: Any = None, info: Any = None) -> tuple[torch.Tensor, Any]:
         x = torch.as_tensor(obs, dtype=torch.float32, device=next(self.parameters()).device)
