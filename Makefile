@@ -9,14 +9,22 @@ TRAIN_STAMP := $(VENV)/.installed-train
 # torch: the CPU build on this machine's disk; a plain `torch` would pull a multi-GB CUDA build.
 TORCH_CPU := torch==2.13.0
 
-.PHONY: demo test bench lint install install-train browser clean
+.PHONY: demo test bench lint install install-train browser compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q -e ".[dev,fast]"
 	touch $@
 
-install: $(STAMP)
+# The compiled hot path (envs/hotpath.py): Cython builds the engine modules unchanged, again
+# whenever a source changes. Without a C compiler the package stays pure Python (said here).
+HOT_SOURCES := $(wildcard envs/core/*.py envs/changsha/*.py envs/hangzhou/*.py) envs/vector.py envs/compile.py
+envs/_compiled.json: $(HOT_SOURCES) $(STAMP)
+	$(PY) -m envs.compile || echo "*** compiled hot path not built: the engine runs as pure Python ***"
+
+compiled: envs/_compiled.json
+
+install: $(STAMP) compiled
 
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q $(TORCH_CPU)
@@ -25,7 +33,7 @@ $(TRAIN_STAMP): $(STAMP)
 
 install-train: $(TRAIN_STAMP)
 
-demo: $(TRAIN_STAMP)
+demo: $(TRAIN_STAMP) compiled
 	$(PY) -m training.demo
 
 lint: $(STAMP)
@@ -37,11 +45,12 @@ browser:
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
 # The tests cover training, checkpoints, RLlib and Tianshou too, so they need those extras.
-test: $(TRAIN_STAMP) lint browser
+test: $(TRAIN_STAMP) compiled lint browser
 	$(PY) -m pytest
 
-bench: $(TRAIN_STAMP)
+bench: $(TRAIN_STAMP) compiled
 	$(PY) -m training.bench --trainer
 
 clean:
+	-$(PY) -m envs.compile --clean
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -138,6 +138,19 @@ def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, r
     return decisions / (time.perf_counter() - start)
 
 
+def pure_vector_rate(min_time: float) -> float:
+    """``vector_rate`` (uint8) in a process that imports every hot module from its pure-Python source."""
+    import subprocess
+    import sys
+
+    from envs.hotpath import PURE_ENV
+
+    code = f"from training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **{PURE_ENV: "1"}),
+                         check=True, capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
 def trainer_rates(minutes: float) -> dict[str, float]:
     """End-to-end self-play PPO (both cores): decisions per second, split into collection and learning."""
     import json
@@ -218,6 +231,7 @@ def main(argv: list[str] | None = None) -> None:
                  best(lambda: vector_rate(args.seconds, "uint8", ruleset="hangzhou")), 0))
     rows.append(("VectorEnv decisions, float32 (64 tables)", best(lambda: vector_rate(args.seconds)), 40_000))
     rows.append(("VectorEnv decisions, uint8 (64 tables)", best(lambda: vector_rate(args.seconds, "uint8")), 40_000))
+    rows.append(("  the same, pure Python (CNMAHJONG_PURE=1)", best(lambda: pure_vector_rate(args.seconds)), 0))
     if args.trainer:
         rates = trainer_rates(1.0)
         rows.append(("self-play PPO end to end, 2 cores", rates["end to end"], 2_500))
@@ -225,6 +239,10 @@ def main(argv: list[str] | None = None) -> None:
         rows.append(("  of which learning alone", rates["learning"], 0))
         rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
         rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(400), 30))
+    from envs.hotpath import status
+
+    paths = list(status().values())
+    print(f"hot path: {paths.count('compiled')} of {len(paths)} modules compiled (envs/hotpath.py)")
     print(f"{'measure':<40}{'per second':>14}{'target':>12}")
     for name, value, target in rows:
         flag = "" if not target else "ok" if value >= target else "BELOW TARGET"
