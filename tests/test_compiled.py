@@ -85,3 +85,37 @@ def test_unreadable_manifest_warns_and_runs_pure(tmp_path: Path) -> None:
     with pytest.warns(UserWarning, match="unreadable"):
         assert hotpath.read_manifest(bad) == {}
     assert hotpath.read_manifest(tmp_path / "absent.json") == {}
+
+
+def test_compiled_sources_have_no_function_annotations_for_cython_to_read() -> None:
+    from envs.compile import strip_annotations
+
+    source = '''from dataclasses import dataclass
+
+
+@dataclass
+class Meld:
+    kind: str  # class bodies keep theirs: dataclasses read them
+    tiles: tuple[int, ...] = ()
+
+
+def f(a: int, *rest: float, key: "tuple[int, ...]" = (),
+      **kw: dict[str, int]) -> list[
+        int]:
+    """牌 (non-ASCII before the annotations)."""
+    n: int = len(rest)
+    declared: int
+    return [a, n]
+'''
+    out = strip_annotations(source)
+    assert out.count("\\n") == source.count("\\n")
+    assert [len(x) for x in out.split("\\n")] == [len(x) for x in source.split("\\n")]  # same columns
+    assert "kind: str" in out and "tiles: tuple[int, ...] = ()" in out
+    gap = " " * len(': "tuple[int, ...]"')
+    assert "def f(a" + " " * len(": int") + ", *rest" + " " * len(": float") + ", key" + gap + " = ()," in out
+    assert "float" not in out and "dict[" not in out and "->" not in out and "list[" not in out
+    assert "\n    n" + " " * len(": int") + " = len(rest)\n    pass" + " " * len("ared: int") + "\n" in out
+    namespace: dict = {}
+    exec(compile(out, "stripped", "exec"), namespace)
+    assert namespace["f"](1, 2.0, 3.0) == [1, 2]
+    assert namespace["Meld"]("peng").tiles == ()
