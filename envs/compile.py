@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-from envs.hotpath import MANIFEST, MODULES, ROOT, source_hash, source_path
+from envs.hotpath import ACCELERATED, HOT, MANIFEST, ROOT, source_hash, source_path
 
 DIRECTIVES = {
     "language_level": 3,
@@ -89,7 +89,9 @@ def _stage(module: str) -> str:
     Cython's timestamps skip unchanged modules); its path relative to ``STRIPPED``."""
     rel = source_path(module).relative_to(ROOT)
     target = STRIPPED / rel
-    text = strip_annotations(source_path(module).read_text(encoding="utf-8"))
+    text = source_path(module).read_text(encoding="utf-8")
+    if module not in ACCELERATED:  # a .pyx twin is Cython code: its types are meant
+        text = strip_annotations(text)
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
@@ -102,14 +104,14 @@ def build() -> None:
     from setuptools import Extension
     from setuptools.dist import Distribution
 
-    hashes = {m: source_hash(m) for m in MODULES}
+    hashes = {m: source_hash(m) for m in HOT}
     try:  # other directives or another Cython: compile everything again
         last = json.loads(MANIFEST.read_text())
     except (OSError, ValueError):
         last = {}
     force = last.get("cython") != cython_version or last.get("directives") != DIRECTIVES
     MANIFEST.unlink(missing_ok=True)
-    extensions = [Extension(m, [_stage(m)]) for m in MODULES]
+    extensions = [Extension(m, [_stage(m)]) for m in HOT]
     jobs = os.cpu_count() or 1
     os.chdir(STRIPPED)  # C files name the sources by their package paths, as tracebacks show them
     dist = Distribution({"name": "cnmahjong-hotpath", "ext_modules": cythonize(
@@ -118,7 +120,7 @@ def build() -> None:
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace, cmd.build_temp, cmd.parallel, cmd.force = True, str(ROOT / "build" / "temp"), jobs, force
     dist.run_command("build_ext")  # in place: beside the stripped copies
-    for m in MODULES:
+    for m in HOT:
         rel = source_path(m).relative_to(ROOT)
         for ext in (STRIPPED / rel).parent.glob(rel.stem + ".*.so"):
             os.replace(ext, ROOT / rel.parent / ext.name)
@@ -128,7 +130,7 @@ def build() -> None:
 
 def clean() -> None:
     MANIFEST.unlink(missing_ok=True)
-    for m in MODULES:
+    for m in HOT:
         path = source_path(m)
         for ext in path.parent.glob(path.stem + ".*.so"):
             ext.unlink()

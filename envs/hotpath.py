@@ -48,6 +48,12 @@ MODULES = (
 )
 """The hot path, compiled when a C compiler is there."""
 
+ACCELERATED = ("envs.changsha._planes",)
+"""Compiled twins (``.pyx``, no pure-Python source) of pure-Python code that falls back to itself
+when the twin is not importable: ``_planes`` writes ``cs-v0`` observations with C loops."""
+
+HOT = MODULES + ACCELERATED
+
 PURE_ENV = "CNMAHJONG_PURE"
 """Environment variable: 1 imports every hot module from its pure-Python source."""
 
@@ -58,7 +64,7 @@ source it compiled}}."""
 
 
 def source_path(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    return ROOT.joinpath(*module.split(".")).with_suffix(".pyx" if module in ACCELERATED else ".py")
 
 
 def source_hash(module: str) -> str:
@@ -87,15 +93,17 @@ def pure_requested(environ: Any = os.environ) -> bool:
 
 
 def source_modules(built: dict[str, str], pure: bool) -> tuple[set[str], list[str]]:
-    """(hot modules to import from source, those among them whose build is stale)."""
+    """(hot modules to import from source or, for ``ACCELERATED``, not at all; those among them
+    whose build is stale)."""
     if pure:
-        return set(MODULES), []
-    stale = [m for m in MODULES if m in built and built[m] != source_hash(m)]
-    return {m for m in MODULES if m not in built} | set(stale), stale
+        return set(HOT), []
+    stale = [m for m in HOT if m in built and built[m] != source_hash(m)]
+    return {m for m in HOT if m not in built} | set(stale), stale
 
 
 class SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports the named modules from their ``.py`` source, ahead of any extension module."""
+    """Imports the named modules from their ``.py`` source, ahead of any extension module; the
+    named ``ACCELERATED`` twins are not imported at all (their callers fall back)."""
 
     def __init__(self, modules: set[str]) -> None:
         self.modules = modules
@@ -103,7 +111,20 @@ class SourceFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if name not in self.modules:
             return None
+        if name in ACCELERATED:
+            raise ModuleNotFoundError(f"{name} is not used: the pure-Python path runs", name=name)
         return importlib.util.spec_from_file_location(name, source_path(name))
+
+
+def accelerated(name: str) -> Any:
+    """The compiled twin ``name`` (one of ``ACCELERATED``) if it is built, fresh and not
+    refused by ``CNMAHJONG_PURE=1``; None otherwise (the caller's pure-Python code runs)."""
+    if name not in ACCELERATED:
+        raise ValueError(f"{name} is not one of the accelerated modules {ACCELERATED}")
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def install_finder() -> None:
@@ -119,9 +140,12 @@ def install_finder() -> None:
 
 
 def status() -> dict[str, str]:
-    """For each hot module, "compiled" or "pure" as this process imports it."""
+    """For each hot module, "compiled" or "pure" as this process imports it (for an accelerated
+    twin: whether it is used)."""
     out = {}
     for m in MODULES:
         module = sys.modules.get(m) or importlib.import_module(m)
         out[m] = "pure" if (module.__file__ or "").endswith(".py") else "compiled"
+    for m in ACCELERATED:
+        out[m] = "pure" if accelerated(m) is None else "compiled"
     return out

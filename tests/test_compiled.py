@@ -54,9 +54,9 @@ def test_compiled_plays_every_step_like_pure_python(ruleset: str, hands: int) ->
 
 
 def test_stale_or_missing_builds_run_pure(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = {m: hotpath.source_hash(m) for m in hotpath.MODULES}
+    built = {m: hotpath.source_hash(m) for m in hotpath.HOT}
     assert hotpath.source_modules(built, pure=False) == (set(), [])
-    assert hotpath.source_modules(built, pure=True) == (set(hotpath.MODULES), [])
+    assert hotpath.source_modules(built, pure=True) == (set(hotpath.HOT), [])
     stale = dict(built, **{"envs.core.engine": "0" * 64})
     del stale["envs.vector"]
     assert hotpath.source_modules(stale, pure=False) == ({"envs.core.engine", "envs.vector"}, ["envs.core.engine"])
@@ -70,6 +70,21 @@ def test_stale_or_missing_builds_run_pure(monkeypatch: pytest.MonkeyPatch) -> No
     spec = finder.find_spec("envs.core.engine")
     assert spec is not None and spec.origin.endswith("engine.py")
     assert finder.find_spec("envs.core.tiles") is None
+
+
+def test_accelerated_twin_is_used_only_when_allowed() -> None:
+    _require_compiled()
+    code = ("from envs.hotpath import accelerated; import envs.changsha.observation as o; "
+            "print(accelerated('envs.changsha._planes') is not None, o._compiled_planes is not None)")
+    for pure, used in (("0", "True True"), ("1", "False False")):
+        out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, CNMAHJONG_PURE=pure), cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.strip()
+        assert out == used, (pure, out)
+    finder = hotpath.SourceFinder({"envs.changsha._planes"})
+    with pytest.raises(ModuleNotFoundError, match="pure-Python path runs"):
+        finder.find_spec("envs.changsha._planes")
+    with pytest.raises(ValueError, match="not one of the accelerated modules"):
+        hotpath.accelerated("envs.core.engine")
 
 
 def test_pure_switch_rejects_other_values() -> None:

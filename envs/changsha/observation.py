@@ -39,6 +39,7 @@ import numpy as np
 
 from envs.changsha.game import PHASES, ChangshaGame
 from envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
+from envs.hotpath import accelerated
 
 ENCODER = "cs-v0"
 NUM_KINDS = 27
@@ -210,6 +211,8 @@ class Encoder:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; the WALL and STACKS planes hold
         the counts themselves (the float observation divides them by ``WALL_SCALE`` and
         ``STACKS_SCALE``: ``__call__`` for one row, ``planes_to_float`` for a batch)."""
+        if _compiled_planes is not None:
+            return _compiled_planes(game, seat)
         pub = self._pub
         if game is not self._game:
             self._game = game
@@ -323,3 +326,8 @@ def decode_drawn(obs: np.ndarray) -> int | None:
 def decode_wall(obs: np.ndarray) -> int:
     """Tiles left in the wall."""
     return round(float(obs[WALL, 0]) * 55)
+
+
+# The compiled twin of ``Encoder.planes`` (``_planes.pyx``: C loops over the game's count rows,
+# the same bytes), used where it is built and fresh; None runs the pure-Python encoder.
+_compiled_planes = getattr(accelerated("envs.changsha._planes"), "planes", None)
