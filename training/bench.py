@@ -138,6 +138,51 @@ def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, r
     return decisions / (time.perf_counter() - start)
 
 
+def vector_steps(steps: int, obs_dtype: str = "uint8") -> int:
+    """A fixed ``VectorEnv`` workload for instruction counts: 64 tables, 20 warm-up steps, then
+    ``steps`` steps of random legal actions; returns the decisions of those steps. Run it under
+    ``valgrind --tool=callgrind`` with 0 and 150 steps: the difference of the instruction totals
+    divided by the decisions is what one decision costs (the README's figures)."""
+    import numpy as np
+
+    from envs.vector import VectorEnv
+
+    venv = VectorEnv(num_tables=64, seed=0, obs_dtype=np.dtype(obs_dtype))
+    rng = np.random.default_rng(0)
+    batch = venv.reset()
+    decisions = 0
+    for i in range(20 + steps):
+        actions = (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
+        decisions += len(actions) if i >= 20 else 0
+        batch = venv.step(actions)
+    return decisions
+
+
+def instructions_per_decision(pure: bool, steps: int = 150) -> float:
+    """Instructions one ``VectorEnv`` decision costs (``vector_steps`` under callgrind, 0 and
+    ``steps`` steps), in the compiled or the pure-Python path: a measure independent of the load."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from envs.hotpath import PURE_ENV
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    env = dict(os.environ, **{PURE_ENV: "1" if pure else "0"})
+    totals, decisions = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (0, steps):
+            run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}",
+                                  sys.executable, "-m", "training.bench", "--vector-steps", str(n)],
+                                 env=env, capture_output=True, text=True, check=True)
+            totals.append(int(re.search(r"Collected : (\d+)", run.stderr).group(1)))
+            decisions = int(re.search(r"decisions (\d+)", run.stdout).group(1))
+    return (totals[1] - totals[0]) / decisions
+
+
 def pure_vector_rate(min_time: float) -> float:
     """``vector_rate`` (uint8) in a process that imports every hot module from its pure-Python source."""
     import subprocess
@@ -199,7 +244,19 @@ def main(argv: list[str] | None = None) -> None:
                              "were slowed by other load on the machine)")
     parser.add_argument("--trainer", action="store_true",
                         help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
+    parser.add_argument("--vector-steps", type=int, metavar="N",
+                        help="only run the fixed VectorEnv workload of N steps (for callgrind) and print its decisions")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only count the instructions of one VectorEnv decision (uint8), compiled and pure "
+                             "(valgrind's callgrind; about 2 minutes)")
     args = parser.parse_args(argv)
+    if args.vector_steps is not None:
+        print(f"decisions {vector_steps(args.vector_steps)}")
+        return
+    if args.instructions:
+        for name, pure in (("compiled", False), ("pure Python", True)):
+            print(f"VectorEnv decision, uint8, {name}: {instructions_per_decision(pure):,.0f} instructions")
+        return
 
     def best(measure: Callable[[], float]) -> float:
         return max(measure() for _ in range(args.repeats))
