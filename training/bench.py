@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=20000, help="distinct random hands")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="measurements per figure; the best is reported (as timeit does: the others "
-                             "were slowed by other load on the machine)")
+                        help="rounds of all one-core measures; each figure's best run is reported (as timeit "
+                             "does: the others were slowed by other load on the machine)")
     parser.add_argument("--trainer", action="store_true",
                         help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
     parser.add_argument("--vector-steps", type=int, metavar="N",
@@ -258,43 +258,43 @@ def main(argv: list[str] | None = None) -> None:
             print(f"VectorEnv decision, uint8, {name}: {instructions_per_decision(pure):,.0f} instructions")
         return
 
-    def best(measure: Callable[[], float]) -> float:
-        return max(measure() for _ in range(args.repeats))
-
     rng = random.Random(0)
     h14 = random_counts(rng, 14, args.hands)
     h13 = random_counts(rng, 13, args.hands)
-    no_melds = [0] * 27
-    rows = [
-        ("complete-shape check (14 tiles)", best(lambda: rate(is_standard, h14, args.seconds)), 500_000),
-        ("waits (13 tiles)", best(lambda: rate(lambda c: wait_mask(c, no_melds, 0), h13, args.seconds)), 50_000),
-    ]
     hz14 = random_hangzhou_counts(rng, 14, args.hands)
     hz13 = random_hangzhou_counts(rng, 13, args.hands)
-    rows.append(("Hangzhou is_win (14 tiles, 0-3 财神)",
-                 best(lambda: rate(lambda h: win_counts(h[0], h[1]), hz14, args.seconds)), 300_000))
-    rows.append(("Hangzhou waits (13 tiles, 0-3 财神)",
-                 best(lambda: rate(lambda h: wait_mask_counts(h[0], h[0], h[1]), hz13, args.seconds)), 30_000))
-    for preset in ("mainstream", "classic"):
-        hands_s, steps_s = max(engine_rate(preset, args.seconds) for _ in range(args.repeats))
-        rows.append((f"engine random-play hands ({preset})", hands_s, 400))
-        rows.append((f"engine decisions ({preset})", steps_s, 0))
-    rows.append(("AEC env decisions (obs + mask each step)", best(lambda: aec_rate(args.seconds)), 20_000))
-    hz_hands, hz_steps = max(engine_rate("hangzhou", args.seconds) for _ in range(args.repeats))
-    rows.append(("Hangzhou engine random-play hands", hz_hands, 400))
-    rows.append(("Hangzhou engine decisions", hz_steps, 0))
-    rows.append(("Hangzhou AEC env decisions (obs + mask)", best(lambda: aec_rate(args.seconds, "hangzhou")), 20_000))
-    # The VectorEnv measures take turns (a round of all four, three rounds) so that a slow spell of
-    # this shared machine, which can last longer than one measure's three runs, does not fall on all
-    # runs of one of them.
-    vector_measures = [
-        ("Hangzhou VectorEnv decisions, uint8", lambda: vector_rate(args.seconds, "uint8", ruleset="hangzhou"), 0),
-        ("VectorEnv decisions, float32 (64 tables)", lambda: vector_rate(args.seconds), 40_000),
-        ("VectorEnv decisions, uint8 (64 tables)", lambda: vector_rate(args.seconds, "uint8"), 40_000),
-        ("  the same, pure Python (CNMAHJONG_PURE=1)", lambda: pure_vector_rate(args.seconds), 0),
+    no_melds = [0] * 27
+    secs = args.seconds
+    # (names, measure giving one value per name, targets); an engine measure gives hands and decisions
+    measures: list[tuple[tuple[str, ...], Callable[[], Any], tuple[int, ...]]] = [
+        (("complete-shape check (14 tiles)",), lambda: rate(is_standard, h14, secs), (500_000,)),
+        (("waits (13 tiles)",), lambda: rate(lambda c: wait_mask(c, no_melds, 0), h13, secs), (50_000,)),
+        (("Hangzhou is_win (14 tiles, 0-3 财神)",), lambda: rate(lambda h: win_counts(h[0], h[1]), hz14, secs),
+         (300_000,)),
+        (("Hangzhou waits (13 tiles, 0-3 财神)",),
+         lambda: rate(lambda h: wait_mask_counts(h[0], h[0], h[1]), hz13, secs), (30_000,)),
+        *(((f"engine random-play hands ({preset})", f"engine decisions ({preset})"),
+            lambda preset=preset: engine_rate(preset, secs), (400, 0)) for preset in ("mainstream", "classic")),
+        (("AEC env decisions (obs + mask each step)",), lambda: aec_rate(secs), (20_000,)),
+        (("Hangzhou engine random-play hands", "Hangzhou engine decisions"), lambda: engine_rate("hangzhou", secs),
+         (400, 0)),
+        (("Hangzhou AEC env decisions (obs + mask)",), lambda: aec_rate(secs, "hangzhou"), (20_000,)),
+        (("Hangzhou VectorEnv decisions, uint8",), lambda: vector_rate(secs, "uint8", ruleset="hangzhou"), (0,)),
+        (("VectorEnv decisions, float32 (64 tables)",), lambda: vector_rate(secs), (40_000,)),
+        (("VectorEnv decisions, uint8 (64 tables)",), lambda: vector_rate(secs, "uint8"), (40_000,)),
+        (("  the same, pure Python (CNMAHJONG_PURE=1)",), lambda: pure_vector_rate(secs), (0,)),
     ]
-    runs = [[measure() for _, measure, _ in vector_measures] for _ in range(args.repeats)]
-    rows += [(name, max(r[i] for r in runs), target) for i, (name, _, target) in enumerate(vector_measures)]
+    # Rounds of every measure, the best of each kept: a slow spell of this shared machine, which
+    # can outlast one measure's runs, then falls on one run of several measures rather than on
+    # all runs of one.
+    best: list[tuple[float, ...]] = [()] * len(measures)
+    for _ in range(args.repeats):
+        for i, (_, measure, _) in enumerate(measures):
+            value = measure()
+            value = value if isinstance(value, tuple) else (value,)
+            best[i] = max(best[i], value) if best[i] else value
+    rows = [(name, value, target) for (names, _, targets), values in zip(measures, best, strict=True)
+            for name, value, target in zip(names, values, targets, strict=True)]
     if args.trainer:
         rates = trainer_rates(1.0)
         rows.append(("self-play PPO end to end, 2 cores", rates["end to end"], 2_500))
