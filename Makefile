@@ -16,9 +16,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e ".[dev,fast]"
 	touch $@
 
-# The compiled hot path (envs/hotpath.py): Cython builds the engine modules unchanged, again
-# whenever a source changes. Without a C compiler the package stays pure Python (said here).
-HOT_SOURCES := $(wildcard envs/core/*.py envs/changsha/*.py envs/hangzhou/*.py) envs/vector.py envs/compile.py
+# The compiled hot path (envs/hotpath.py): Cython builds the engine modules unchanged and the
+# cs-v0 twin, again whenever a source changes. Without a C compiler the package stays pure Python
+# (said here).
+HOT_SOURCES := $(wildcard envs/core/*.py envs/changsha/*.py envs/changsha/*.pyx envs/hangzhou/*.py) \
+               envs/vector.py envs/hotpath.py envs/compile.py
 envs/_compiled.json: $(HOT_SOURCES) $(STAMP)
 	$(PY) -m envs.compile || echo "*** compiled hot path not built: the engine runs as pure Python ***"
 

@@ -123,7 +123,10 @@ def accelerated(name: str) -> Any:
         raise ValueError(f"{name} is not one of the accelerated modules {ACCELERATED}")
     try:
         return importlib.import_module(name)
-    except ImportError:
+    except ModuleNotFoundError:  # not built, or refused by the finder
+        return None
+    except ImportError as exc:  # built, but it says it cannot serve
+        warnings.warn(f"{name} is built but not used ({exc})", stacklevel=2)
         return None
 
 

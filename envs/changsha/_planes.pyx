@@ -24,7 +24,9 @@ cdef int CLAIM = _obs.CLAIM, DEALER = _obs.DEALER, LOCKED = _obs.LOCKED, ACTOR =
 cdef int WALL = _obs.WALL, STACKS = _obs.STACKS, PHASE = _obs.PHASE, DECLARED = _obs.DECLARED
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
-assert K == 27 and SIZE == 119 * 27, "cs-v0 changed: rebuild and review _planes.pyx"
+if K != 27 or SIZE != 119 * 27 or RECENT != 6:
+    raise ImportError("the cs-v0 layout in observation.py changed since _planes.pyx was written: "
+                      "update _planes.pyx (the pure-Python encoder runs meanwhile)")
 
 
 cdef const unsigned char* _row(object row) except NULL:
