@@ -61,6 +61,7 @@ def test_stale_or_missing_builds_run_pure(monkeypatch: pytest.MonkeyPatch) -> No
     del stale["envs.vector"]
     assert hotpath.source_modules(stale, pure=False) == ({"envs.core.engine", "envs.vector"}, ["envs.core.engine"])
     # the finder warns with the stale module's name and sends it to its source
+    monkeypatch.delenv(hotpath.PURE_ENV, raising=False)  # the rule for a normal run, whatever this one is
     monkeypatch.setattr(hotpath, "read_manifest", lambda: stale)
     monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if not isinstance(f, hotpath.SourceFinder)])
     with pytest.warns(UserWarning, match=r"older than their sources: envs\.core\.engine"):
