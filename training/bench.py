@@ -26,7 +26,7 @@ import argparse  # noqa: E402
 import contextlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from envs.changsha.patterns import wait_mask
@@ -119,9 +119,9 @@ def aec_rate(min_time: float, ruleset: str = "changsha") -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, ruleset: str = "changsha") -> float:
-    """Decisions per second through ``VectorEnv``: every row's observation and mask, random legal
-    actions for the whole batch in one numpy call, ``step()``."""
+def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str = "changsha") -> Iterator[int]:
+    """Steps of ``VectorEnv`` with random legal actions for the whole batch in one numpy call:
+    yields each step's decisions (rows, each with its observation and mask)."""
     import numpy as np
 
     from envs.vector import VectorEnv
@@ -129,12 +129,20 @@ def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, r
     venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset)
     rng = np.random.default_rng(0)
     batch = venv.reset()
+    while True:
+        actions = (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
+        batch = venv.step(actions)
+        yield len(actions)
+
+
+def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, ruleset: str = "changsha") -> float:
+    """Decisions per second through ``VectorEnv``: every row's observation and mask, random legal
+    actions for the whole batch in one numpy call, ``step()``."""
+    play = _vector_play(obs_dtype, tables, ruleset)
     decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < min_time:
-        actions = (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
-        decisions += len(actions)
-        batch = venv.step(actions)
+        decisions += next(play)
     return decisions / (time.perf_counter() - start)
 
 
@@ -143,19 +151,10 @@ def vector_steps(steps: int, obs_dtype: str = "uint8") -> int:
     ``steps`` steps of random legal actions; returns the decisions of those steps. Run it under
     ``valgrind --tool=callgrind`` with 0 and 150 steps: the difference of the instruction totals
     divided by the decisions is what one decision costs (the README's figures)."""
-    import numpy as np
-
-    from envs.vector import VectorEnv
-
-    venv = VectorEnv(num_tables=64, seed=0, obs_dtype=np.dtype(obs_dtype))
-    rng = np.random.default_rng(0)
-    batch = venv.reset()
-    decisions = 0
-    for i in range(20 + steps):
-        actions = (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
-        decisions += len(actions) if i >= 20 else 0
-        batch = venv.step(actions)
-    return decisions
+    play = _vector_play(obs_dtype)
+    for _ in range(20):
+        next(play)
+    return sum(next(play) for _ in range(steps))
 
 
 def instructions_per_decision(pure: bool, steps: int = 150) -> float:
@@ -287,12 +286,11 @@ def main(argv: list[str] | None = None) -> None:
     # Rounds of every measure, the best of each kept: a slow spell of this shared machine, which
     # can outlast one measure's runs, then falls on one run of several measures rather than on
     # all runs of one.
-    best: list[tuple[float, ...]] = [()] * len(measures)
+    best: list[tuple[float, ...]] = [()] * len(measures)  # () is below every run
     for _ in range(args.repeats):
         for i, (_, measure, _) in enumerate(measures):
             value = measure()
-            value = value if isinstance(value, tuple) else (value,)
-            best[i] = max(best[i], value) if best[i] else value
+            best[i] = max(best[i], value if isinstance(value, tuple) else (value,))
     rows = [(name, value, target) for (names, _, targets), values in zip(measures, best, strict=True)
             for name, value, target in zip(names, values, targets, strict=True)]
     if args.trainer:
