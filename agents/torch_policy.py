@@ -1,12 +1,19 @@
 """``TorchPolicy``: a trained network as a policy ``policy(observation, action_mask) -> action``.
 
-Loads either an sb3-contrib MaskablePPO checkpoint (``.zip``) or a self-play
-checkpoint of ``ActorCritic`` (``.pt``). Illegal actions are masked out of the
-logits, so the policy only ever picks legal actions.
+Loads a self-play checkpoint of ``ActorCritic`` (``.pt``) or, only when the caller says it
+trusts the file, an sb3-contrib MaskablePPO checkpoint (``.zip``). A checkpoint is input from
+outside: a ``.pt`` is read with ``torch.load(weights_only=True)`` (tensors and plain values
+only; a pickle that would build any other object is refused before it runs), its description
+is checked field by field and its weights must be finite. An SB3 ``.zip`` is unpickled by SB3
+and can run code, so it needs ``trust_pickles=True`` (the CLIs' ``--trust-zip``). Illegal
+actions get ``-inf`` logits, so the policy never picks one whatever its weights.
 """
 
 from __future__ import annotations
 
+import pickle
+import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +21,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.core.ruleset import ENCODERS, ruleset_of_encoder
+from envs.core.checks import bool_arg
+from envs.core.ruleset import ENCODERS, Ruleset, get_ruleset, ruleset_of_encoder
 
 ARCHS = ("mlp", "conv")
+MAX_LAYERS = 8
+MAX_WIDTH = 4096
+"""The widest network a checkpoint may describe (a hostile ``net_arch`` must not allocate
+gigabytes before its weights are even looked at)."""
 
 
 class ActorCritic(nn.Module):
@@ -56,9 +68,10 @@ class ActorCritic(nn.Module):
         self.arch = arch
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (illegal actions at -1e9) and state values."""
+        """Masked logits (illegal actions at ``-inf``: no weights can make one the argmax, and
+        its probability is exactly 0) and state values."""
         h = self.body(obs)
-        logits = self.policy(h).masked_fill(mask == 0, -1e9)
+        logits = self.policy(h).masked_fill(mask == 0, float("-inf"))
         return logits, self.value(h).squeeze(-1)
 
 
@@ -94,64 +107,127 @@ def save_actor_critic(net: ActorCritic, path: str | Path) -> Path:
     return Path(path)
 
 
-def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
-    """An ``ActorCritic`` from a self-play checkpoint; a corrupt or foreign file is a ``ValueError``
-    naming the file and what a checkpoint holds."""
-    expected = "a dict with 'state_dict', 'net_arch' and 'encoder' (and 'arch') saved by training.selfplay_ppo"
-    try:
-        ckpt = torch.load(path, map_location=device, weights_only=False)
-    except Exception as e:
-        raise ValueError(f"checkpoint {path!r} cannot be read ({type(e).__name__}: {e}); "
-                         f"expected {expected}") from None
+CHECKPOINT_FORMAT = ("a dict with 'state_dict', 'net_arch', 'encoder' and 'arch', saved by "
+                     "save_actor_critic (training.selfplay_ppo and the integrations)")
+
+
+def _checked_description(path: str, ckpt: Any) -> tuple[list[int], str, str]:
+    """``(net_arch, arch, encoder)`` of a loaded checkpoint, each field checked: a bad one is a
+    ``ValueError`` naming the file, the field and what is allowed."""
     if not isinstance(ckpt, dict) or not {"state_dict", "net_arch", "encoder"} <= set(ckpt):
-        raise ValueError(f"checkpoint {path!r} is not a self-play checkpoint: expected {expected}")
-    if ckpt["encoder"] not in ENCODERS:
-        raise ValueError(f"checkpoint {path!r} was trained on encoder {ckpt['encoder']!r}: "
-                         f"known encoders are {sorted(ENCODERS)}")
+        raise ValueError(f"checkpoint {path!r} is not a self-play checkpoint: expected {CHECKPOINT_FORMAT}")
+    arch, encoder, net_arch = ckpt.get("arch", "mlp"), ckpt["encoder"], ckpt["net_arch"]
+    if not isinstance(encoder, str) or encoder not in ENCODERS:
+        raise ValueError(f"checkpoint {path!r}: field 'encoder' is {encoder!r}: known encoders are {sorted(ENCODERS)}")
+    if not isinstance(arch, str) or arch not in ARCHS:
+        raise ValueError(f"checkpoint {path!r}: field 'arch' is {arch!r}: allowed {ARCHS}")
+    if not isinstance(net_arch, (list, tuple)) or not 1 <= len(net_arch) <= MAX_LAYERS \
+            or not all(type(h) is int and 1 <= h <= MAX_WIDTH for h in net_arch):
+        raise ValueError(f"checkpoint {path!r}: field 'net_arch' is {net_arch!r}: allowed a list of 1 to "
+                         f"{MAX_LAYERS} layer widths, each an integer 1..{MAX_WIDTH}")
+    if not isinstance(ckpt["state_dict"], dict):
+        raise ValueError(f"checkpoint {path!r}: field 'state_dict' is {type(ckpt['state_dict']).__name__}, "
+                         f"not a dict of tensors")
+    return list(net_arch), arch, encoder
+
+
+def _first_line(e: Exception) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+def _unpickler_detail(e: Exception) -> str:
+    """What torch's weights-only unpickler objected to (its long message, cut to that)."""
+    found = re.search(r"WeightsUnpickler error:\s*(.+?)(?:\. |\n|$)", str(e))
+    return found.group(1).strip() if found else _first_line(e)
+
+
+def load_actor_critic(path: str, device: str = "cpu") -> ActorCritic:
+    """An ``ActorCritic`` from a self-play checkpoint. The file is read as weights only (no code
+    runs, whatever it holds); a file that needs more, a corrupt or foreign one, a bad field or
+    non-finite weights is a ``ValueError`` naming the file and what was wrong."""
+    path = str(path)
     try:
-        net = ActorCritic(ckpt["net_arch"], ckpt.get("arch", "mlp"), encoder=ckpt["encoder"]).to(device)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"checkpoint {path!r}: bad network description ({e})") from None
-    try:
-        net.load_state_dict(ckpt["state_dict"])
+        with warnings.catch_warnings():  # a bare pickle's protocol warning: the refusal below says it all
+            warnings.filterwarnings("ignore", message="Detected pickle protocol")
+            ckpt = torch.load(path, map_location=device, weights_only=True)
+    except pickle.UnpicklingError as e:
+        raise ValueError(f"checkpoint {path!r} cannot be read as weights only, so it is refused "
+                         f"({_unpickler_detail(e)}): a checkpoint holds tensors and plain values, never "
+                         f"objects whose loading could run code; expected {CHECKPOINT_FORMAT}") from None
     except Exception as e:
-        raise ValueError(f"checkpoint {path!r}: its weights do not fit ActorCritic({ckpt['net_arch']}) ({e})") from None
+        raise ValueError(f"checkpoint {path!r} cannot be read ({type(e).__name__}: {_first_line(e)}); "
+                         f"expected {CHECKPOINT_FORMAT}") from None
+    net_arch, arch, encoder = _checked_description(path, ckpt)
+    weights = ckpt["state_dict"]
+    for key, value in weights.items():
+        if not isinstance(value, torch.Tensor):
+            raise ValueError(f"checkpoint {path!r}: state_dict[{key!r}] is {type(value).__name__}, not a tensor")
+        if value.is_floating_point() and not bool(torch.isfinite(value).all()):
+            raise ValueError(f"checkpoint {path!r}: state_dict[{key!r}] holds NaN or infinite weights")
+    net = ActorCritic(net_arch, arch, encoder=encoder).to(device)
+    try:
+        net.load_state_dict(weights)
+    except Exception as e:
+        raise ValueError(f"checkpoint {path!r}: its weights do not fit ActorCritic({net_arch}, {arch!r}, "
+                         f"{encoder!r}) ({_first_line(e)})") from None
     net.eval()
     return net
 
 
 class TorchPolicy:
-    """Greedy (argmax) play from a checkpoint; ``deterministic=False`` samples instead."""
+    """Greedy (argmax) play from a checkpoint; ``deterministic=False`` samples instead.
 
-    def __init__(self, path: str | Path, deterministic: bool = True, device: str = "cpu") -> None:
+    ``ruleset`` (a name or ``Ruleset``): the rules it will play; a checkpoint trained on another
+    ruleset's encoder is refused here, before any deal. ``trust_pickles=True`` is needed for an
+    SB3 ``.zip`` (unpickling it can run code: only for files you made yourself)."""
+
+    def __init__(self, path: str | Path, deterministic: bool = True, device: str = "cpu",
+                 ruleset: str | Ruleset | None = None, trust_pickles: bool = False) -> None:
         path = Path(path)
         if not path.exists():
             raise ValueError(f"checkpoint {str(path)!r} does not exist")
+        trust_pickles = bool_arg(trust_pickles, "trust_pickles")
         self.path = str(path)
         self.deterministic = deterministic
         self.device = device
+        self.trust_pickles = trust_pickles
         self._sb3: Any = None
         self._net: ActorCritic | None = None
         self._rng = np.random.default_rng()
         if path.suffix == ".zip":
-            from sb3_contrib import MaskablePPO
-
-            try:
-                self._sb3 = MaskablePPO.load(self.path, device=device)
-            except Exception as e:  # a corrupt or foreign zip: name the file and what was expected
-                raise ValueError(f"checkpoint {self.path!r} cannot be read as an sb3-contrib MaskablePPO "
-                                 f"model ({type(e).__name__}: {e})") from None
-            space = getattr(self._sb3, "observation_space", None)
-            shapes = {ruleset_of_encoder(e).shape: e for e in ENCODERS}
-            if getattr(space, "shape", None) not in shapes:
-                raise ValueError(f"checkpoint {self.path!r} expects observations of shape "
-                                 f"{getattr(space, 'shape', None)}: the encoders' planes are "
-                                 + ", ".join(f"{e} {s}" for s, e in shapes.items()))
+            self.encoder = self._load_sb3()
         elif path.suffix == ".pt":
             self._net = load_actor_critic(self.path, device)
+            self.encoder = self._net.encoder
         else:
             raise ValueError(f"unknown checkpoint type {path.suffix!r} of {self.path!r}: "
-                             f"allowed .zip (MaskablePPO) or .pt (self-play ActorCritic)")
+                             f"allowed .pt (self-play ActorCritic) or .zip (MaskablePPO, with trust_pickles)")
+        if ruleset is not None:
+            rs = get_ruleset(ruleset)
+            if rs.encoder_name != self.encoder:
+                raise ValueError(f"checkpoint {self.path!r} was trained on encoder {self.encoder!r} "
+                                 f"({ENCODERS[self.encoder]}); the {rs.name} rules need encoder {rs.encoder_name!r}")
+
+    def _load_sb3(self) -> str:
+        """Load the trusted ``.zip``; the encoder whose planes it reads."""
+        if not self.trust_pickles:
+            raise ValueError(f"checkpoint {self.path!r} is an SB3 .zip: loading it unpickles Python objects, "
+                             f"which can run any code. Pass trust_pickles=True (CLI --trust-zip) only for a "
+                             f"file you made yourself, or play a weights-only .pt checkpoint")
+        from sb3_contrib import MaskablePPO
+
+        try:
+            self._sb3 = MaskablePPO.load(self.path, device=self.device)
+        except Exception as e:  # a corrupt or foreign zip: name the file and what was expected
+            raise ValueError(f"checkpoint {self.path!r} cannot be read as an sb3-contrib MaskablePPO "
+                             f"model ({type(e).__name__}: {e})") from None
+        space = getattr(self._sb3, "observation_space", None)
+        shapes = {ruleset_of_encoder(e).shape: e for e in ENCODERS}
+        if getattr(space, "shape", None) not in shapes:
+            raise ValueError(f"checkpoint {self.path!r} expects observations of shape "
+                             f"{getattr(space, 'shape', None)}: the encoders' planes are "
+                             + ", ".join(f"{e} {s}" for s, e in shapes.items()))
+        return shapes[space.shape]
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -164,6 +240,13 @@ class TorchPolicy:
             raise ValueError(f"checkpoint {self.path!r} was trained on {self._net.encoder!r} planes {want}, "
                              f"got observations of shape {tuple(shape)} (another ruleset?)")
 
+    def _check_logits(self, logits: torch.Tensor) -> None:
+        """Every row needs a legal action with a real logit (NaN from the inputs, or a row
+        with no legal action, would otherwise pick an arbitrary index)."""
+        if not bool((logits > float("-inf")).any(dim=-1).all()) or bool(torch.isnan(logits).any()):
+            raise ValueError(f"checkpoint {self.path!r} gave no finite logit for a legal action "
+                             f"(NaN observations, or an empty action mask)")
+
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Actions for many decisions in one forward pass (the arena's batched path)."""
         self._check_shape(observations.shape[1:])
@@ -172,6 +255,7 @@ class TorchPolicy:
         with torch.no_grad():
             obs = torch.as_tensor(observations, dtype=torch.float32, device=self.device)
             logits, _ = self._net(obs, torch.as_tensor(masks, device=self.device))
+            self._check_logits(logits)
             if self.deterministic:
                 return logits.argmax(dim=-1).cpu().numpy()
             probs = torch.softmax(logits.double(), dim=-1).cpu().numpy()
@@ -208,13 +292,16 @@ class TorchPolicy:
             obs = torch.as_tensor(observation, dtype=torch.float32, device=self.device).unsqueeze(0)
             mask = torch.as_tensor(action_mask, device=self.device).unsqueeze(0)
             logits, _ = self._net(obs, mask)
+        self._check_logits(logits)
         if self.deterministic:
             return int(logits.argmax(dim=-1).item())
         probs = torch.softmax(logits, dim=-1).squeeze(0).cpu().numpy().astype(np.float64)
         return int(self._rng.choice(len(probs), p=probs / probs.sum()))
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"path": self.path, "deterministic": self.deterministic, "device": self.device}
+        return {"path": self.path, "deterministic": self.deterministic, "device": self.device,
+                "trust_pickles": self.trust_pickles}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["path"], state["deterministic"], state["device"])
+        self.__init__(state["path"], state["deterministic"], state["device"],
+                      trust_pickles=state.get("trust_pickles", False))

@@ -35,7 +35,10 @@ None`` (the arena plays given deals this way); a table given None stops, and
 ``step`` returns an empty batch once every table has stopped.
 
 Arrays are written into buffers allocated once: a batch's arrays are views
-that the next ``step`` overwrites (copy what you keep). ``obs_dtype=np.uint8``
+that the next ``step`` overwrites (copy what you keep). They are the caller's to
+read and even to write: ``step`` checks actions against a private copy of the
+masks, so editing ``batch.mask`` in place changes nothing of the legality check,
+and a rejected step changes no table. ``obs_dtype=np.uint8``
 gives the planes as bytes (4× smaller; the wall and stack planes hold the
 counts, ``ruleset.to_float`` gives the float observation back).
 """
@@ -105,6 +108,7 @@ class VectorEnv:
         self.table_seeds: list[int] = []
         self.hands_played = 0
         self._rows: list[tuple[int, int]] = []
+        self._legal = b""  # the masks of the last batch, private (the caller may write batch.mask)
         self._groups: list[tuple[int, int]] = []  # (table, rows of that table), in row order
         self._rngs: list[np.random.Generator] = []
         self._encoders: list[Any] = []
@@ -140,7 +144,9 @@ class VectorEnv:
         if acts.shape != (n,) or not (np.issubdtype(acts.dtype, np.integer) and acts.dtype != np.bool_):
             raise ValueError(f"actions must be {n} integers, one per row of the last batch, "
                              f"got {acts.dtype} array of shape {acts.shape}")
-        mask = self._mask[:n]
+        if not n:
+            raise RuntimeError("step() after every table stopped (hands() gave None everywhere)")
+        mask = np.frombuffer(self._legal, dtype=np.int8).reshape(n, self.ruleset.num_actions)
         inside = (acts >= 0) & (acts < mask.shape[1])
         legal = inside.copy()
         legal[inside] = mask[np.flatnonzero(inside), acts[inside]] == 1
@@ -150,8 +156,6 @@ class VectorEnv:
             allowed = np.flatnonzero(mask[i]).tolist()
             raise ValueError(f"row {i} (table {t}, seat {s}): action {int(acts[i])} is not legal; "
                              f"legal are {allowed}. No table was changed.")
-        if not self._rows:
-            raise RuntimeError("step() after every table stopped (hands() gave None everywhere)")
         games = self.games
         self._rewards[:] = 0
         self._hand_over[:] = False
@@ -183,7 +187,7 @@ class VectorEnv:
 
     # -------------------------------------------------------------- helpers
     def _deal(self, t: int) -> None:
-        game = self.ruleset.new_hand(self.config, self._rngs[t]) if self._hands is None else self._hands(t)
+        game = self.ruleset.new_hand(self.config, self._rngs[t]) if self._hands is None else self._given_hand(t)
         self.games[t] = game
         if game is None:  # this table stops
             return
@@ -193,6 +197,24 @@ class VectorEnv:
             self._credit(t, game)
         if game.done:  # cannot happen: every hand starts with the dealer's discard to choose
             raise RuntimeError(f"table {t}: a hand ended without any decision")
+
+    def _given_hand(self, t: int) -> Any:
+        """``hands(t)``, checked: a game of this ruleset not already at another table, or None.
+        A bad answer leaves the env needing ``reset()`` (other tables may have stepped)."""
+        game = self._hands(t)
+        problem = None
+        if game is not None and not isinstance(game, self.ruleset.game):
+            problem = f"returned {type(game).__name__}: allowed a {self.ruleset.game.__name__} or None"
+        elif game is not None and game.done:
+            problem = "returned a finished game"
+        elif game is not None:
+            other = next((u for u, g in enumerate(self.games) if g is game and u != t), None)
+            if other is not None:
+                problem = f"returned the game object already played at table {other}: each table needs its own game"
+        if problem is not None:
+            self.games = []
+            raise ValueError(f"hands({t}) {problem}. The VectorEnv needs reset() now.")
+        return game
 
     def _credit(self, t: int, game: Any) -> None:
         paid = self._paid[t]
@@ -220,6 +242,7 @@ class VectorEnv:
         n = len(rows)
         self._rows = rows
         self._groups = groups
+        self._legal = b"".join(masks)
         if not n:
             return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
                          rewards=self._rewards, hand_over=self._hand_over)
@@ -233,6 +256,6 @@ class VectorEnv:
         seat = self._seat[:n]
         table[:], seat[:] = zip(*rows, strict=True)
         mask = self._mask[:n]
-        mask[:] = np.frombuffer(b"".join(masks), dtype=np.int8).reshape(n, -1)
+        mask[:] = np.frombuffer(self._legal, dtype=np.int8).reshape(n, -1)
         return Batch(obs=obs, mask=mask, table=table, seat=seat, rewards=self._rewards,
                      hand_over=self._hand_over)

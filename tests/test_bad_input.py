@@ -228,13 +228,15 @@ def test_evaluate_rejects_bad_arguments_before_playing(tmp_path, capsys):
 
 @pytest.mark.parametrize("name, content, fragment", [
     ("garbage.pt", b"not a checkpoint", "cannot be read"),
-    ("garbage.zip", b"PK\x03\x04 broken", "cannot be read as an sb3-contrib MaskablePPO model"),
+    ("garbage.zip", b"PK\x03\x04 broken", "is an SB3 .zip: loading it unpickles"),
+    ("trusted.zip", b"PK\x03\x04 broken", "cannot be read as an sb3-contrib MaskablePPO model"),
     ("model.onnx", b"", "unknown checkpoint type '.onnx'"),
 ])
 def test_evaluate_names_a_corrupt_checkpoint(tmp_path, capsys, name, content, fragment):
     path = tmp_path / name
     path.write_bytes(content)
-    err = _evaluate(["--policies", f"ckpt:{path}", "random", "random", "random", "--deals", "2"], capsys)
+    trust = ["--trust-zip"] if name.startswith("trusted") else []
+    err = _evaluate(["--policies", f"ckpt:{path}", "random", "random", "random", "--deals", "2", *trust], capsys)
     assert str(path) in err and fragment in err
 
 

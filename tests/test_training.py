@@ -43,7 +43,9 @@ tensorboard: false
     final = main(["--config", str(cfg)])
     assert final.exists() and (tmp_path / "run" / "config.json").exists()
     assert list((tmp_path / "run" / "snapshots").glob("*.zip"))  # the pool got a snapshot
-    legal_play(make_policy(f"ckpt:{final}"))
+    with pytest.raises(ValueError, match="trust_pickles=True"):  # an SB3 zip unpickles code
+        make_policy(f"ckpt:{final}")
+    legal_play(make_policy(f"ckpt:{final}", trust_pickles=True))
 
 
 def test_imitation_then_ppo_short_run_saves_loadable_checkpoint(tmp_path):

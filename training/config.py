@@ -66,6 +66,7 @@ SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
         "n_envs": (int, 2, AT_LEAST_1),
         "n_steps": (int, 1024, AT_LEAST_1),
         "opponents": (list, ["random", "greedy"], None),
+        "trust_zip": (bool, False, None),
         "snapshot_every": (int, 0, NON_NEGATIVE),
         "checkpoint_every": (int, 50_000, NON_NEGATIVE),
         "progress_bar": (bool, True, None),
@@ -172,10 +173,11 @@ def validate(raw: dict[str, Any]) -> dict[str, Any]:
             out[key] = spec[1]
     if algo == "maskable_ppo":
         from agents import make_policy
+        from envs.core.ruleset import ruleset_of_preset
 
         for name in out["opponents"]:
             try:
-                make_policy(name)
+                make_policy(name, ruleset=ruleset_of_preset(out["rules"]), trust_pickles=out["trust_zip"])
             except (ValueError, OSError) as e:
                 raise ConfigError(f"bad opponent {name!r} for 'opponents': {e}") from None
     if algo == "selfplay_ppo":

@@ -120,7 +120,7 @@ def save_hand(game: Any, path: Path, seat_names: Sequence[str], tops: dict[int, 
 
 def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any], tables: int = TABLES,
                policy_seed: int = 0, ruleset: str = "changsha", save_dir: str | None = None,
-               save_seeds: Sequence[int] = ()) -> list[list[dict[str, Any]]]:
+               save_seeds: Sequence[int] = (), trust_pickles: bool = False) -> list[list[dict[str, Any]]]:
     """Play every deal of ``seeds`` in all four rotations, ``tables`` hands at a time through
     ``VectorEnv``; per deal, per rotation, each policy's statistics. Deal ``s`` is the hand the
     AEC env deals after ``reset(seed=s)``. Hands of the deals in ``save_seeds`` are written to
@@ -129,7 +129,8 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: dict[str, Any]
     tops: dict[int, dict[int, list]] = {}  # table -> seat -> [(action, top-3)] of the hand in play
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
-    policies = [make_policy(n, seed=policy_seed + i) for i, n in enumerate(names)]
+    policies = [make_policy(n, seed=policy_seed + i, ruleset=rs, trust_pickles=trust_pickles)
+                for i, n in enumerate(names)]
     if "torch" in sys.modules:  # one arena process per core: torch's own threads would only contend
         sys.modules["torch"].set_num_threads(1)
     jobs = iter([(i, seed, rotation) for i, seed in enumerate(seeds) for rotation in range(NUM_SEATS)])
@@ -179,20 +180,21 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, ruleset: str = "changsha",
-                 save_dir: str | None = None, save_seeds: Sequence[int] = ()) -> None:
+                 save_dir: str | None = None, save_seeds: Sequence[int] = (), trust_pickles: bool = False) -> None:
     _WORKER.update(names=list(names), rules=rules, tables=tables, ruleset=ruleset, save_dir=save_dir,
-                   save_seeds=list(save_seeds))
+                   save_seeds=list(save_seeds), trust_pickles=trust_pickles)
 
 
 def _play_chunk(chunk: tuple[int, list[int]]) -> list[list[dict[str, Any]]]:
     index, seeds = chunk
     return play_deals(_WORKER["names"], seeds, _WORKER["rules"], _WORKER["tables"], policy_seed=1000 * index,
-                      ruleset=_WORKER["ruleset"], save_dir=_WORKER["save_dir"], save_seeds=_WORKER["save_seeds"])
+                      ruleset=_WORKER["ruleset"], save_dir=_WORKER["save_dir"], save_seeds=_WORKER["save_seeds"],
+                      trust_pickles=_WORKER["trust_pickles"])
 
 
 def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, workers: int = 1,
               progress: bool = True, tables: int = TABLES, save_dir: str | None = None,
-              save_seeds: Sequence[int] = ()) -> list[list[dict[str, Any]]]:
+              save_seeds: Sequence[int] = (), trust_pickles: bool = False) -> list[list[dict[str, Any]]]:
     """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; results in deal order.
     Deals are split into chunks played by ``workers`` processes, each batching ``tables`` hands."""
     if len(names) != NUM_SEATS:
@@ -203,7 +205,7 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
     results: list[list[dict[str, Any]]] = []
     start = time.time()
     ruleset = ruleset_of(rules)
-    extra = (ruleset, save_dir, list(save_seeds))
+    extra = (ruleset, save_dir, list(save_seeds), trust_pickles)
     _init_worker(names, rules.to_dict(), tables, *extra)
     pool = None
     if workers > 1 and len(chunks) > 1:
@@ -297,12 +299,12 @@ def ruleset_of(config: Any) -> str:
 
 def evaluate(names: Sequence[str], deals: int, rules: Any = "mainstream", seed: int = 0,
              workers: int = 1, progress: bool = True, save_dir: str | None = None,
-             save_seeds: Sequence[int] = ()) -> dict[str, Any]:
+             save_seeds: Sequence[int] = (), trust_pickles: bool = False) -> dict[str, Any]:
     """Run the arena and return a JSON-ready report. ``rules``: a preset name of either ruleset
     (``mainstream``, ``classic``, ``hangzhou``) or a config object."""
     config = ruleset_of_preset(rules).as_config(rules) if isinstance(rules, str) else rules
     results = run_deals(names, deals, config, seed=seed, workers=workers, progress=progress, save_dir=save_dir,
-                        save_seeds=save_seeds)
+                        save_seeds=save_seeds, trust_pickles=trust_pickles)
     reports = summarise(names, results)
     unit = "片" if getattr(config, "scoring", "points") == "zi" else "points"
     return {
@@ -331,7 +333,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
-                        help="four policies: random, greedy or ckpt:PATH")
+                        help="four policies: random, greedy, pretrained or ckpt:PATH")
+    parser.add_argument("--trust-zip", action="store_true",
+                        help="allow SB3 .zip checkpoints (unpickling them can run code: only your own files)")
     parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")
     parser.add_argument("--rules", default="mainstream", choices=sorted(PRESETS),
                         help="Changsha presets mainstream / classic, or hangzhou")
@@ -369,13 +373,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                          f"({args.seed}..{args.seed + args.deals - 1})")
     elif args.save_deals:
         parser.error("--save-deals needs --save-hands DIR")
-    for name in args.policies:  # fail fast on a bad name, a missing or unreadable checkpoint
+    ruleset = ruleset_of_preset(args.rules)
+    for name in args.policies:  # fail fast on a bad name, a missing, unreadable or foreign checkpoint
         try:
-            make_policy(name)
+            make_policy(name, ruleset=ruleset, trust_pickles=args.trust_zip)
         except ValueError as e:
             parser.error(f"bad policy {name!r}: {e}")
     report = evaluate(args.policies, args.deals, args.rules, args.seed, args.workers,
-                      save_dir=args.save_hands, save_seeds=save_seeds)
+                      save_dir=args.save_hands, save_seeds=save_seeds, trust_pickles=args.trust_zip)
     print(report["table"])
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

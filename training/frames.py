@@ -11,6 +11,7 @@ words, and the settlement at the end.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,9 @@ def load_hand(path: str | Path) -> tuple[list[dict[str, Any]], dict[int, Any]]:
     except json.JSONDecodeError as e:
         raise ValueError(f"{str(p)!r} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
                          f"expected the list of events a game writes (game.events)") from None
+    except RecursionError:
+        raise ValueError(f"{str(p)!r} nests JSON too deeply to be an event log: expected the list of "
+                         f"events a game writes (game.events)") from None
     notes: dict[int, Any] = {}
     if isinstance(data, dict):
         if "events" not in data:
@@ -55,11 +59,39 @@ def load_hand(path: str | Path) -> tuple[list[dict[str, Any]], dict[int, Any]]:
         raw_notes = data.get("annotations") or {}
         if not isinstance(raw_notes, dict):
             raise ValueError(f"{str(p)!r}: 'annotations' must map event indices to notes")
-        notes = {int(k): v for k, v in raw_notes.items()}
+        notes = {}
+        for k, v in raw_notes.items():
+            if not (isinstance(k, str) and k.isdigit() and len(k) < 7):
+                raise ValueError(f"{str(p)!r}: annotation key {k!r} is not the index of an event")
+            notes[int(k)] = v
         data = data["events"]
     if not isinstance(data, list):
         raise ValueError(f"{str(p)!r} holds {type(data).__name__}, not a list of events")
     return data, notes
+
+
+def _checked_top(index: int, note: Any, events: list[dict[str, Any]], num_actions: int) -> list | None:
+    """An annotation's top actions as ``[[action, probability], ...]``, checked: the note belongs
+    to an ``act`` event, each action is an int id, each probability a finite float in [0, 1]
+    (NaN or Infinity would make a page the browser cannot read)."""
+    where = f"annotation {index!r}"
+    if type(index) is not int or not 0 <= index < len(events) or events[index].get("type") != "act":
+        raise ValueError(f"{where}: not the index of an 'act' event of the log")
+    if not isinstance(note, dict) or not isinstance(note.get("top", []), list):
+        raise ValueError(f"{where}: expected {{'top': [[action, probability], ...]}}, got {note!r:.80}")
+    top = note.get("top") or []
+    out = []
+    for item in top:
+        if not (isinstance(item, list) and len(item) == 2):
+            raise ValueError(f"{where}: each top entry is [action, probability], got {item!r:.80}")
+        a, prob = item
+        if type(a) is not int or not 0 <= a < num_actions:
+            raise ValueError(f"{where}: action {a!r} is not an action id 0..{num_actions - 1}")
+        if isinstance(prob, bool) or not isinstance(prob, (int, float)) or not math.isfinite(prob) \
+                or not 0 <= prob <= 1:
+            raise ValueError(f"{where}: probability {prob!r} of action {a} is not a finite number in [0, 1]")
+        out.append([a, float(prob)])
+    return out or None
 
 
 def _tile(t: int) -> str:
@@ -162,10 +194,14 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
                 annotations: dict[int, Any] | None = None) -> dict[str, Any]:
     """Frames of a recorded hand (first the deal, then one per decision) and its title."""
     cls = game_class(events)
-    cls.replay(events)  # verified to the end before anything is drawn
+    ended = cls.replay(events)  # verified to the end before anything is drawn
+    if not ended.done:
+        raise ValueError(f"the log is truncated: it ends after event {len(events) - 1} "
+                         f"({events[-1].get('type')!r}) while the hand is still being played")
     game = cls._from_deal(events[0])
     describe = cls.ACTIONS.describe
-    annotations = annotations or {}
+    annotations = {i: _checked_top(i, note, events, cls.ACTIONS.NUM_ACTIONS)
+                   for i, note in (annotations or {}).items()}
     deal_text = [t for e in game.events if (t := event_text(e, describe, seat, False))]
     frames = [{**snapshot(game, seat), "action": None, "log": deal_text, "top": None}]
     for i, e in enumerate(events):
@@ -175,9 +211,9 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
         game.step(e["seat"], e["action"])
         over = game.phase == DONE
         log = [t for ev in game.events[start + 1:] if (t := event_text(ev, describe, seat, over))]
-        top = annotations.get(i, {}).get("top") if isinstance(annotations.get(i), dict) else None
+        top = annotations.get(i)
         if top:
-            top = [[int(a), float(p), describe(int(a))] for a, p in top]
+            top = [[a, p, describe(a)] for a, p in top]
         said = describe(e["action"])
         if seat is not None and e["seat"] != seat and not over and any(
                 ev["type"] == "meld" and ev["kind"] == "angang" for ev in game.events[start + 1:]):

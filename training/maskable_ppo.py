@@ -20,15 +20,16 @@ from envs.wrappers import SingleAgentEnv
 class OpponentPool:
     """A policy that plays as a member of its pool drawn anew at every ``reset``."""
 
-    def __init__(self, names: list[str], seed: int = 0) -> None:
+    def __init__(self, names: list[str], seed: int = 0, trust_zip: bool = False) -> None:
         self.names = list(names)
-        self.members = [make_policy(n, seed=seed + i) for i, n in enumerate(self.names)]
+        self.members = [make_policy(n, seed=seed + i, trust_pickles=trust_zip) for i, n in enumerate(self.names)]
         self.rng = np.random.default_rng(seed)
         self.current = self.members[0]
 
     def add(self, name: str) -> None:
+        """Add a snapshot this run wrote itself (so its ``.zip`` is trusted)."""
         self.names.append(name)
-        self.members.append(make_policy(name))
+        self.members.append(make_policy(name, trust_pickles=True))
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -43,8 +44,9 @@ class OpponentPool:
 class PoolEnv(SingleAgentEnv):
     """``SingleAgentEnv`` whose three opponents share one growing ``OpponentPool``."""
 
-    def __init__(self, rules: str, opponents: list[str], reward_scale: float, seed: int) -> None:
-        self.pools = [OpponentPool(opponents, seed=seed * 10 + i) for i in range(3)]
+    def __init__(self, rules: str, opponents: list[str], reward_scale: float, seed: int,
+                 trust_zip: bool = False) -> None:
+        self.pools = [OpponentPool(opponents, seed=seed * 10 + i, trust_zip=trust_zip) for i in range(3)]
         super().__init__(rules=rules, opponents=self.pools, seat="random", reward_scale=reward_scale)
 
     def add_opponent(self, name: str) -> None:
@@ -56,7 +58,8 @@ def _make_env(cfg: dict[str, Any], rank: int):
     def thunk():
         from stable_baselines3.common.monitor import Monitor
 
-        env = PoolEnv(cfg["rules"], cfg["opponents"], cfg["reward_scale"], seed=cfg["seed"] + rank)
+        env = PoolEnv(cfg["rules"], cfg["opponents"], cfg["reward_scale"], seed=cfg["seed"] + rank,
+                      trust_zip=cfg["trust_zip"])
         env.reset(seed=cfg["seed"] + rank)
         return Monitor(env)
 

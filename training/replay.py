@@ -9,7 +9,9 @@ shows the four hands (or, with ``--seat``, what that seat could see until the ha
 melds, rivers, the wall (and Changsha's stacks), dice, birds, 海底 offers, the acting seat
 and its legal actions at every step, and the settlement; step with the buttons, the arrow
 keys, Home/End or the slider. A truncated or tampered log is refused with the first bad
-event named (the engines' verified replay), never drawn half.
+event named (the engines' verified replay), never drawn half; so is a log that stops
+before the hand is over, and annotations that are not action ids with probabilities in
+[0, 1]. The output may not be the events file.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ def main(argv: list[str] | None = None) -> Path:
     problem = output_path_problem(args.output)
     if problem:
         parser.error(f"--output {args.output}: {problem}")
+    out, src = Path(args.output), Path(args.events)
+    if out.resolve() == src.resolve() or (out.exists() and src.exists() and out.samefile(src)):
+        parser.error(f"--output {args.output} is the events file itself: give another file name")
     try:
         events, notes = load_hand(args.events)
         out = write_replay(events, args.output, args.seat, notes)

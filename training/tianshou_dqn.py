@@ -16,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 
+class _Deadline(Exception):
+    """Raised from the trainer's per-collection hook once ``max_minutes`` have passed."""
+
+
 def train(cfg: dict[str, Any]) -> Path:
-    """DQN epochs until ``total_timesteps`` env steps or ``max_minutes``; returns ``model.pt``."""
+    """DQN epochs until ``total_timesteps`` env steps or ``max_minutes`` (checked before every
+    collection, so a run ends within one collection of its deadline); returns ``model.pt``."""
+    start = time.time()
+    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
     import torch
     from tianshou.algorithm import DQN
     from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
@@ -45,9 +52,15 @@ def train(cfg: dict[str, Any]) -> Path:
     collector = Collector(algo, envs, buffer, exploration_noise=True)
     collector.reset()
     collector.collect(n_step=cfg["batch_size"] * cfg["n_envs"])
-    start = time.time()
-    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
+    collected = [0]  # env steps of the epoch in progress (the hook sees the trainer's count)
+
+    def before_collect(epoch: int, env_step: int) -> None:
+        collected[0] = env_step
+        if deadline is not None and time.time() >= deadline:
+            raise _Deadline
+
     params = OffPolicyTrainerParams(
+        training_fn=before_collect,
         training_collector=collector, max_epochs=1, epoch_num_steps=cfg["epoch_steps"],
         collection_step_num_env_steps=cfg["collect_steps"], batch_size=cfg["batch_size"],
         update_step_num_gradient_steps_per_sample=cfg["updates_per_step"], test_collector=None,
@@ -57,9 +70,13 @@ def train(cfg: dict[str, Any]) -> Path:
     try:
         with (run_dir / "log.jsonl").open("w", encoding="utf-8") as log:
             while steps < cfg["total_timesteps"] and (deadline is None or time.time() < deadline):
-                algo.run_training(params)  # one epoch (a deadline is checked between epochs)
+                try:
+                    algo.run_training(params)  # one epoch
+                    steps += cfg["epoch_steps"]
+                except _Deadline:  # stopped inside the epoch: count what it collected
+                    steps += collected[0]
+                    deadline = time.time()
                 epoch += 1
-                steps += cfg["epoch_steps"]
                 done = [pair for w in envs.workers for pair in w.env.finished]
                 log.write(json.dumps({
                     "epoch": epoch, "env_steps": steps, "minutes": (time.time() - start) / 60, "hands": len(done),

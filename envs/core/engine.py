@@ -19,6 +19,7 @@ state machine behind ``_apply`` (a decision outside a window) and
 
 from __future__ import annotations
 
+import copy
 import random
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from envs.core.checks import int_arg, seed_arg, sequence_arg
+from envs.core.checks import bool_arg, int_arg, seed_arg, sequence_arg
 from envs.core.tiles import COPIES, format, tiles_arg
 from envs.core.wall import Wall, shuffled
 
@@ -117,6 +118,11 @@ class TableGame:
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
         return list(self.pending.get(seat, ()))
+
+    def __copy__(self) -> Any:
+        """A game is copied whole: a shallow copy would share the hands, wall and event log with
+        the original, so stepping one would change the other."""
+        return copy.deepcopy(self)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -245,6 +251,7 @@ class TableGame:
         makes, in order, to the end of the log: a tampered payment, tile, phase or dice roll,
         or a dropped or inserted event raises ``ReplayMismatchError`` naming the first
         difference. ``verify=False`` only re-applies the actions (faster)."""
+        verify = bool_arg(verify, "verify")
         events = event_log(events)
         game = cls._from_deal(events[0])
         made = game.events
