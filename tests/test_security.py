@@ -22,7 +22,10 @@ import torch
 from agents import PRETRAINED, make_policy
 from agents.torch_policy import ActorCritic, TorchPolicy, load_actor_critic, save_actor_critic
 from envs.changsha.game import ChangshaGame
+from envs.changsha.patterns import WinContext
 from envs.hangzhou.game import HangzhouGame
+from envs.hangzhou.patterns import best_reading
+from envs.hangzhou.scoring import exponent, settle
 from envs.vector import VectorEnv
 from training.evaluate import main as evaluate_main
 from training.replay import main as replay_main
@@ -373,3 +376,19 @@ def test_copy_copy_of_a_game_is_a_real_copy(cls):
         s = c.to_act[0]
         c.step(s, int(rng.choice(c.legal_actions(s))))
     assert pickle.dumps(g) == before  # stepping the copy left the original as it was
+
+
+@pytest.mark.parametrize("call", [
+    lambda: exponent(baotou="yes"),
+    lambda: exponent(baotou=1),
+    lambda: exponent(qidui=1),
+    lambda: exponent(qidui=True, qing="no"),
+    lambda: settle(1, 0, 1, 1, liability=1),
+    lambda: best_reading("123456789m1122p5m", indicator=27, self_drawn=0),
+    lambda: WinContext(self_drawn=1),
+    lambda: WinContext(kong_draw=True, kong_draw_wins=True),
+], ids=["exponent baotou str", "exponent baotou 1", "qidui 1", "qing str", "settle liability", "best_reading",
+        "WinContext self_drawn", "WinContext kong_draw_wins"])
+def test_bools_are_bools_everywhere(call):
+    with pytest.raises(TypeError, match="must be (True or False|an integer, got the bool)"):
+        call()

@@ -45,3 +45,30 @@ def test_shared_seat_env_keeps_one_info_layout_and_a_legal_mask():
             assert set(info) == {"seat"}
     assert len(env.finished) == 20 and all(r == p for r, p in env.finished)
     assert any(p != 0 for _, p in env.finished)
+
+
+def test_tianshou_run_stops_within_one_collection_of_max_minutes(tmp_path):
+    """``max_minutes`` is checked before every collection, not only between epochs: an epoch of a
+    million steps is cut at the deadline (it used to run to its end)."""
+    import time
+
+    cfg = tmp_path / "ts.yaml"
+    cfg.write_text(f"""
+algo: tianshou_dqn
+run_dir: {tmp_path / 'run'}
+total_timesteps: 10000000
+epoch_steps: 1000000
+collect_steps: 64
+batch_size: 32
+buffer_size: 2000
+n_envs: 1
+net_arch: [16]
+max_minutes: 0.05
+""")
+    start = time.time()
+    final = main(["--config", str(cfg)])
+    elapsed = time.time() - start
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    assert len(log) == 1 and 0 < log[0]["env_steps"] < 1_000_000  # one cut epoch, its steps counted
+    assert elapsed < 60, f"a 3-second run took {elapsed:.0f} s"
+    legal_play(make_policy(f"ckpt:{final}"))

@@ -22,11 +22,9 @@ from typing import Any
 
 
 def train(cfg: dict[str, Any]) -> Path:
-    """PPO iterations until ``total_timesteps`` env steps or ``max_minutes`` (counted from here, Ray's
-    start-up included, and checked before every iteration: a run ends within one iteration, one
+    """PPO iterations until ``total_timesteps`` env steps or ``max_minutes`` (counted once the
+    algorithm is built, and checked before every iteration: a run ends within one iteration, one
     collection and its learning, of its deadline); returns ``model.pt``."""
-    start = time.time()
-    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
     import ray
 
     from envs.integrations.rllib import ppo_config, register_env, save_policy
@@ -48,6 +46,8 @@ def train(cfg: dict[str, Any]) -> Path:
         train_batch_size_per_learner=cfg["train_batch_size"],
     ).debugging(seed=cfg["seed"]).env_runners(sample_timeout_s=cfg["sample_timeout_s"])
     algo = config.build_algo()
+    start = time.time()
+    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
     steps = iteration = 0
     try:
         with (run_dir / "log.jsonl").open("w", encoding="utf-8") as log:

@@ -22,9 +22,8 @@ class _Deadline(Exception):
 
 def train(cfg: dict[str, Any]) -> Path:
     """DQN epochs until ``total_timesteps`` env steps or ``max_minutes`` (checked before every
-    collection, so a run ends within one collection of its deadline); returns ``model.pt``."""
-    start = time.time()
-    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
+    collection, so a run ends within one collection of its deadline; the clock starts after the
+    set-up); returns ``model.pt``."""
     import torch
     from tianshou.algorithm import DQN
     from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
@@ -52,6 +51,8 @@ def train(cfg: dict[str, Any]) -> Path:
     collector = Collector(algo, envs, buffer, exploration_noise=True)
     collector.reset()
     collector.collect(n_step=cfg["batch_size"] * cfg["n_envs"])
+    start = time.time()
+    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
     collected = [0]  # env steps of the epoch in progress (the hook sees the trainer's count)
 
     def before_collect(epoch: int, env_step: int) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
+from envs.core.checks import bool_arg, int_arg
 from envs.core.shapes import (
     JIANG_KIND_MASK,
     is_all_triplets,
@@ -310,8 +311,9 @@ class WinContext:
     dihu: bool = False
 
     def __post_init__(self) -> None:
-        if self.kong_draw_wins not in (1, 2):
-            raise ValueError(f"kong_draw_wins must be 1 or 2, got {self.kong_draw_wins}")
+        for name in ("self_drawn", "haidi", "kong_draw", "robbing_kong", "tianhu", "dihu"):
+            bool_arg(getattr(self, name), name)
+        int_arg(self.kong_draw_wins, "kong_draw_wins", low=1, high=2)
         if self.robbing_kong and self.self_drawn:
             raise ValueError("robbing a kong (抢杠) is a win on another player's tile, not self-drawn")
         if self.tianhu and (not self.self_drawn or self.dihu):

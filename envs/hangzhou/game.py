@@ -8,7 +8,8 @@ this module holds Hangzhou's rules:
   other copies are 财神 and the 白板 play its kind (``patterns``);
 - a turn: draw (head, or tail after a kong), then discard, kong or a
   self-drawn win; a 财神 discarded by a player who was 爆头-ready before this
-  turn's draw is a 飘 (财飘);
+  turn's draw is a 飘 (财飘); on a turn that begins with his own CHI or PENG,
+  爆头-ready before the claim stands in for before the draw (§3);
 - claims on a discard are collected blind and resolved HU (first in turn order
   after the discarder) > PENG / 明杠 > CHI; a discarded 财神 is never claimed;
   CHI from the previous seat only; 失碰; claim limits from 二连庄 on; discard
@@ -180,6 +181,8 @@ class HangzhouGame(engine.TableGame):
         self.piao_pending: list[int] = []
         """Seats whose 飘 restricts the others until their own next turn (§3)."""
         self._ready_before = False
+        """The seat on turn was 爆头-ready before this turn's draw, or before the CHI or PENG that
+        began it: a 财神 it discards now is a 飘 (财飘, §3)."""
         self._start_turn(dealer)
 
     # ------------------------------------------------------------- decisions
@@ -198,6 +201,12 @@ class HangzhouGame(engine.TableGame):
         """Another seat's 飘 is pending: no CHI, PENG, 明杠, 加杠 or discard win for ``s`` (§3)."""
         pending = self.piao_pending
         return bool(pending) and any(p != s for p in pending)
+
+    def _baotou_ready(self, s: int) -> bool:
+        """§3 爆头-ready: seat ``s``'s 13-tile hand (melds included), one 财神 taken out, is
+        complete sets or six pairs. Asked before a draw or a claim changes the hand."""
+        h = self.hands[s]
+        return bool(h[self.indicator]) and any(baotou_counts(h, self.indicator, len(self.melds[s])))
 
     def _kong_ok(self) -> bool:
         """A kong's replacement must not come from the last 19 drawable tiles (§1)."""
@@ -240,17 +249,18 @@ class HangzhouGame(engine.TableGame):
                 self._finish(None)
                 return
             self._begin_turn(s)
-        h = self.hands[s]
-        self._ready_before = bool(h[self.indicator]) and any(baotou_counts(h, self.indicator, len(self.melds[s])))
+        self._ready_before = self._baotou_ready(s)
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
         self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
-        h[t] += 1
+        self.hands[s][t] += 1
         self.drawn = t
         self._start_turn(s)
 
     def _discard(self, s: int, t: int) -> None:
+        """Seat ``s`` discards ``t``: a 财神 from the 爆头-ready state (before this turn's draw or
+        claim) is a 飘 (财飘, §3); any other discard ends the seat's 飘 streak."""
         self.hands[s][t] -= 1
-        piao = t == self.indicator and self._ready_before and self.drawn is not None
+        piao = t == self.indicator and self._ready_before
         self.drawn = None
         self._ready_before = False
         self.rivers[s].append(t)
@@ -375,6 +385,10 @@ class HangzhouGame(engine.TableGame):
         self._begin_turn(s)
         if self.piao[s]:  # 后半场承包: later doublings are d's to bear (§6)
             self.bearer[s] = d
+        # §3: on a turn begun by a CHI or PENG, 爆头-ready before the claim (the 13-tile hand, before
+        # the claimed tile and the meld change it) stands in for before the draw; a 明杠's
+        # replacement draw asks again below
+        self._ready_before = self._baotou_ready(s)
         h = self.hands[s]
         self.drawn = None
         if a in A.CHI_ACTIONS:

@@ -29,7 +29,7 @@ and no pending claim choice of another seat is shown.
 | 104–139 | claims between seats (承包): per relative seat a, per other seat b in order, a's claims on b ≥ 1, 2, 3 |
 | 140 | tiles left in the wall / 82 (whole plane) |
 | 141–143 | phase one-hot (discard, claim, done) |
-| 144 | own 爆头-ready before this turn's draw: a 财神 discard now is a 飘 (whole plane) |
+| 144 | own 爆头-ready before this turn's draw, or its CHI or PENG: a 财神 discard now is a 飘 (whole plane) |
 """
 
 from __future__ import annotations

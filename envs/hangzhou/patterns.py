@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from envs.core import wild
+from envs.core.checks import bool_arg
 from envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format, parse
 from envs.hangzhou import actions as A
 from envs.hangzhou.scoring import exponent
@@ -261,6 +262,7 @@ def best_reading(concealed: str | Iterable[int], melds: Iterable[str | Sequence[
                  kongs: int = 0) -> tuple[WinReading, int] | None:
     """The highest-multiplier reading of a 14-tile win and its §4 exponent (None: no win).
     ``drawn``: the tile just drawn (needed for 爆头), which must be in ``concealed``."""
+    self_drawn = bool_arg(self_drawn, "self_drawn")
     c, _, n, k = _hand(concealed, melds, indicator, 14)
     if drawn is not None and not c[check_kind(drawn, NUM_KINDS)]:
         raise ValueError(f"drawn tile {format([drawn])} is not in the hand")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.core.checks import int_arg, sequence_arg
+from envs.core.checks import bool_arg, int_arg, sequence_arg
 
 LEVELS = (1, 2, 3)
 """Dealer streak levels (§5): 1 平庄, 2 二连庄, 3 三连庄 or more."""
@@ -32,6 +32,7 @@ def exponent(*, qidui: bool = False, qing: bool = False, quads: int = 0, baotou:
     streak +1 (in an 爆头 win only), each kong since the winner's last non-飘 discard +1."""
     for name, v in (("quads", quads), ("piao", piao), ("kongs", kongs)):
         int_arg(v, name, low=0)
+    qidui, qing, baotou = bool_arg(qidui, "qidui"), bool_arg(qing, "qing"), bool_arg(baotou, "baotou")
     if (qing or quads) and not qidui:
         raise ValueError("qing and quads describe seven pairs: pass qidui=True with them")
     if qing and quads:
@@ -110,6 +111,7 @@ def settle(level: int, dealer: int, winner: int, exponent: int, discarder: int |
     alone; 反承包: each such seat pays 2 × the income; both: each his share (挑扁担), added up
     when one seat is both. On a discard win the discarder pays his amount and the liable seat
     the same again, a 反承包 seat 2 × it again (§6 decisions)."""
+    liability = bool_arg(liability, "liability")
     amounts = base_amounts(level, dealer, winner, discarder)
     e = int_arg(exponent, "exponent", low=0)
     pay = [a << e for a in amounts]
