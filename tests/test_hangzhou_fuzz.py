@@ -26,17 +26,16 @@ def choose(rng: random.Random, g: HangzhouGame, seat: int) -> int:
     usually drop the least connected tile so hands get ready."""
     acts = g.legal_actions(seat)
     k = g.indicator
-    if (g.phase == DISCARD and g.drawn is not None and g._ready_before and g.hands[seat][k] >= 2
-            and rng.random() < 0.6):
-        return k  # 财飘: an extra 财神 thrown instead of winning, the 爆头 kept
+    if g.phase == DISCARD and g._ready_before and g.hands[seat][k] >= 2 and rng.random() < 0.6:
+        return k  # 财飘: an extra 财神 thrown instead of winning (or after a claim, §3), the 爆头 kept
     if A.HU in acts and rng.random() < 0.9:
         return A.HU
     claims = [a for a in acts if A.CHI_LOW <= a < A.HU]
-    if claims and rng.random() < (0.2 if seat % 2 == 0 else 0.6):
+    if claims and rng.random() < (0.9 if g.piao[seat] else 0.2 if seat % 2 == 0 else 0.6):
         return rng.choice(claims)
     discards = [a for a in acts if a < A.CHI_LOW]
-    if k in discards and g.drawn is not None and g._ready_before and rng.random() < 0.7:
-        return k  # 爆头-ready before the draw: the 财神 discard is a 飘
+    if k in discards and g._ready_before and rng.random() < 0.7:
+        return k  # 爆头-ready before the draw or claim: the 财神 discard is a 飘
     pairs_mode = seat % 2 == 0 and not g.melds[seat]  # half the seats play for seven pairs
     if len(discards) > 1 and rng.random() < 0.85:
         h = g.hands[seat]
@@ -54,6 +53,17 @@ def choose(rng: random.Random, g: HangzhouGame, seat: int) -> int:
 
         return min(discards, key=keep)
     return rng.choice(acts)
+
+
+def piao_after_claim(g: HangzhouGame) -> bool:
+    """A 飘 on a turn that began with the player's own CHI or PENG (§3, amended) was played."""
+    began: dict[int, str] = {}
+    for e in g.events:
+        if e["type"] in ("draw", "meld"):
+            began[e["seat"]] = "claim" if e["type"] == "meld" and e.get("from") is not None else e["type"]
+        elif e["type"] == "discard" and e.get("piao") and began.get(e["seat"]) == "claim":
+            return True
+    return False
 
 
 def check_state(g: HangzhouGame) -> None:
@@ -124,9 +134,10 @@ def test_fuzz_twenty_thousand_hands():
         seen["DISCARD_WIN"] += bool(r.winners) and not r.self_drawn
         seen["CHENGBAO"] += r.liable["chengbao"] is not None
         seen["BORNE"] += bool(r.liable["borne"])
+        seen["PIAO_AFTER_CLAIM"] += piao_after_claim(g)
         if i % 20 == 0:
             again = HangzhouGame.replay(g.events)
             assert again.events == g.events and again.result == r
     # the biased play reaches the rare paths, so the fuzz covers them
-    for p in ("WON", "DISCARD_WIN", "BAOTOU", "CAIPIAO", "GANGKAI", "QIDUI", "HAOHUA", "CHENGBAO"):
+    for p in ("WON", "DISCARD_WIN", "BAOTOU", "CAIPIAO", "GANGKAI", "QIDUI", "HAOHUA", "CHENGBAO", "PIAO_AFTER_CLAIM"):
         assert seen[p] > 0, (p, seen)

@@ -202,7 +202,8 @@ def test_play_server_answers_bad_requests_clearly():
     try:
         before = _get(base + "/state")
         for body in (b"not json", b'{"act": 1}', b'{"action": "5"}', b'{"action": 1.5}'):
-            req = urllib.request.Request(base + "/act", data=body, method="POST")
+            req = urllib.request.Request(base + "/act", data=body, method="POST",
+                                         headers={"Origin": base, "X-Seat-Token": server.token})
             with pytest.raises(urllib.error.HTTPError) as err:
                 urllib.request.urlopen(req, timeout=10)
             assert err.value.code == 400 and "refused" in json.loads(err.value.read())["error"]
@@ -232,6 +233,9 @@ def test_seat_view_hides_another_seats_concealed_kong():
     g.step(0, discard("9s"))
     g.step(1, A.gang(k("1s")))
     g.step(1, discard("6s"))
+    while not g.done:  # the viewer draws finished hands only
+        s = g.to_act[0]
+        g.step(s, g.legal_actions(s)[0])
     seen = hand_frames(g.events, seat=0)["frames"]
     assert seen[2]["action"] == [1, "a concealed kong"]
     assert "seat 1 makes a concealed kong" in seen[2]["log"]

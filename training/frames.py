@@ -18,7 +18,7 @@ from typing import Any
 from envs.core.engine import DONE, ReplayMismatchError
 from envs.core.tiles import from_counts, name
 
-__all__ = ["ReplayMismatchError", "game_class", "hand_frames", "load_hand", "snapshot"]
+__all__ = ["ReplayMismatchError", "game_class", "hand_frames", "hides_kong", "load_hand", "snapshot"]
 
 
 def game_class(events: list[dict[str, Any]]) -> Any:
@@ -146,6 +146,19 @@ def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool)
     return None
 
 
+def hides_kong(events: list[dict[str, Any]], i: int, viewer: int | None, over: bool) -> bool:
+    """Whether act event ``i``, another seat's, made a concealed kong whose tile ``viewer`` may
+    not see yet (Hangzhou §1: it lies face down; the action is told as "a concealed kong")."""
+    if viewer is None or over or events[i]["seat"] == viewer:
+        return False
+    for e in events[i + 1:]:
+        if e["type"] == "act":
+            return False
+        if e["type"] == "meld" and e["kind"] == "angang":
+            return True
+    return False
+
+
 def snapshot(game: Any, viewer: int | None = None) -> dict[str, Any]:
     """The table now, as ``viewer`` may see it (everything once the hand is over, or with no viewer)."""
     over = game.phase == DONE
@@ -214,10 +227,7 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
         top = annotations.get(i)
         if top:
             top = [[a, p, describe(a)] for a, p in top]
-        said = describe(e["action"])
-        if seat is not None and e["seat"] != seat and not over and any(
-                ev["type"] == "meld" and ev["kind"] == "angang" for ev in game.events[start + 1:]):
-            said = "a concealed kong"  # its tile stays hidden from the viewer (Hangzhou §1)
+        said = "a concealed kong" if hides_kong(game.events, start, seat, over) else describe(e["action"])
         frames.append({**snapshot(game, seat), "action": [e["seat"], said], "log": log, "top": top})
     rules = "Hangzhou" if "streak" in events[0] else "Changsha"
     return {"title": f"{rules} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",

@@ -46,17 +46,21 @@ def replay_html(hand: dict[str, Any]) -> str:
 """
 
 
-def play_html() -> str:
-    """The human seat's page (``training.play``): it asks the local server for the table."""
+def play_html(token: str = "", nonce: str | None = None) -> str:
+    """The human seat's page (``training.play``): it asks the local server for the table, sending
+    back ``token`` (the server's, in a ``seat-token`` meta tag) with every action; ``nonce`` marks
+    the inline style and script for the server's Content-Security-Policy."""
+    mark = "" if nonce is None else f' nonce="{html.escape(nonce)}"'
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>cnmahjong: your seat</title>
-<style>{_asset("style.css")}</style></head>
+<meta name="seat-token" content="{html.escape(token)}">
+<style{mark}>{_asset("style.css")}</style></head>
 <body>
 <h1>You are seat 0</h1>
 <div id="message"></div>
 <div class="legal" id="actions"></div>
 <div class="log" id="log"></div>
 <div id="table"></div>
-<script>{_asset("table.js")}{_asset("play.js")}</script>
+<script{mark}>{_asset("table.js")}{_asset("play.js")}</script>
 </body></html>
 """

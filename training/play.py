@@ -7,17 +7,19 @@ The browser mode serves one page on http://127.0.0.1:PORT (this machine only, st
 library ``http.server``): your hand, melds, rivers and the others' as you may see them, and a
 button for each action, enabled only when legal. The server checks every action again: an
 illegal one is refused with a message and changes nothing. When the hand ends the page shows
-the settlement and links the hand's replay (``training.replay``'s page, every hand revealed).
+the settlement and links the hand's replay (``training.replay``'s page, every hand revealed);
+before that ``/replay`` answers 409, so no page shows another seat's concealed tiles early.
+
+What the server accepts, and what it refuses: ``training/seat_server.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import re
 import sys
 import threading
-from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,49 +29,92 @@ from envs.aec import aec_env
 from envs.core.checks import int_arg
 from envs.core.engine import IllegalActionError
 from envs.core.ruleset import PRESETS, ruleset_of_preset
-from training.frames import event_text, hand_frames, snapshot
-from training.html import play_html, replay_html
+from training.frames import event_text, hand_frames, hides_kong, snapshot
+from training.html import replay_html
 
 HUMAN = 0
+REPLAY_CLOSED = "the replay opens when the hand is over"
 
 
 class Table:
     """One hand at a time: the human at seat 0, ``opponents`` at seats 1–3 (policy names as the
     arena takes them). ``act`` plays the human's action, then the others until the human must
-    decide again or the hand ends."""
+    decide again or the hand ends. An opponent that fails stops the hand: ``stalled`` says who
+    and why until the next ``new_hand``."""
 
-    def __init__(self, opponents: Sequence[str], rules: str = "mainstream", seed: int | None = None) -> None:
+    def __init__(self, opponents: Sequence[str], rules: str = "mainstream", seed: int | None = None,
+                 trust_pickles: bool = False) -> None:
         if len(opponents) != 3:
             raise ValueError(f"three opponents sit at seats 1-3, got {len(opponents)}: {list(opponents)}")
+        self.rules = rules
         self.ruleset = ruleset_of_preset(rules)
         self.env = aec_env(self.ruleset.name)(rules=rules)
-        self.policies = [make_policy(name, seed=i) for i, name in enumerate(opponents)]
+        self.names = list(opponents)
+        self.policies = [make_policy(name, seed=i, ruleset=self.ruleset.name, trust_pickles=trust_pickles)
+                         for i, name in enumerate(opponents)]
+        self._probe()
         self.rng = np.random.default_rng(seed)
         self.lock = threading.Lock()
         self.log: list[str] = []
+        self.stalled: str | None = None
         self.new_hand()
 
     @property
     def game(self) -> Any:
         return self.env.game
 
-    def new_hand(self) -> None:
+    def _probe(self) -> None:
+        """Let every opponent make one decision in a throwaway hand, so one that cannot play these
+        rules (wrong encoder, an illegal answer, a crash) stops the start, not your first hand."""
+        env = aec_env(self.ruleset.name)(rules=self.rules)
+        waiting = {1, 2, 3}
+        for deal in range(8):  # a hand rarely ends before every seat decided; then deal again
+            env.reset(seed=deal)
+            for agent in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                seat = env.agent_name_mapping[agent]
+                if term or trunc:
+                    env.step(None)
+                elif seat == HUMAN:
+                    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+                else:
+                    try:
+                        env.step(_decide(self.policies[seat - 1], obs))
+                    except Exception as e:  # noqa: BLE001 - any failure of a foreign policy is reported
+                        raise ValueError(f"opponent {seat} ({self.names[seat - 1]}) cannot play {self.rules}: "
+                                         f"{type(e).__name__}: {e}") from e
+                    waiting.discard(seat)
+                    if not waiting:
+                        return
+
+    def new_hand(self, scenario: dict[str, Any] | None = None) -> None:
+        """Deal the next hand (or ``scenario``, as the env's ``reset`` takes it) and play the
+        opponents up to the human's first decision."""
         for p in self.policies:
             reset_policy(p, int(self.rng.integers(2**31)))
-        self.env.reset(seed=int(self.rng.integers(2**31)))
+        seed = int(self.rng.integers(2**31))
+        self.env.reset(seed=seed, options=None if scenario is None else {"scenario": scenario})
         self._read = 0
         self.log = []
+        self.stalled = None
         self._others()
 
     def legal(self) -> list[int]:
-        """The human's legal actions now (empty while the hand is over)."""
-        return self.game.legal_actions(HUMAN) if not self.game.done else []
+        """The human's legal actions now (empty while the hand is over, stalled or another's turn)."""
+        env = self.env
+        if self.game.done or self.stalled or not env.agents or env.agent_name_mapping[env.agent_selection] != HUMAN:
+            return []
+        return self.game.legal_actions(HUMAN)
 
     def act(self, action: Any) -> None:
-        """The human's action; an illegal one raises ``IllegalActionError`` and changes nothing."""
-        action = int_arg(action, "action")
+        """The human's action; an illegal one raises ``IllegalActionError`` (``TypeError`` or
+        ``ValueError`` for a non-action) and changes nothing. A legal one is played, then the
+        opponents: if one fails, ``stalled`` says so (the human's action stays played)."""
+        action = int_arg(action, "action", 0, self.game.ACTIONS.NUM_ACTIONS - 1)
         if self.game.done:
             raise IllegalActionError("the hand is over: start a new hand")
+        if self.stalled:
+            raise IllegalActionError(f"{self.stalled}; start a new hand")
         legal = self.legal()
         if action not in legal:
             describe = self.game.ACTIONS.describe
@@ -83,6 +128,7 @@ class Table:
         self._others()
 
     def _others(self) -> None:
+        """Play the opponents until the human decides or the hand ends; then log what happened."""
         env = self.env
         while env.agents:
             agent = env.agent_selection
@@ -92,15 +138,24 @@ class Table:
             seat = env.agent_name_mapping[agent]
             if seat == HUMAN:
                 break
-            obs = env.observe(agent)
-            env.step(int(self.policies[seat - 1](obs["observation"], obs["action_mask"])))
+            try:
+                env.step(_decide(self.policies[seat - 1], env.observe(agent)))
+            except Exception as e:  # noqa: BLE001 - a foreign policy's failure is reported, not fatal
+                self.stalled = f"opponent seat {seat} ({self.names[seat - 1]}) failed: {type(e).__name__}: {e}"
+                break
+        self._log_new_events()
+
+    def _log_new_events(self) -> None:
+        """The events since the last call in words, as seat 0 may see them."""
         describe = self.game.ACTIONS.describe
         events = self.game.events
         over = self.game.done
-        for e in events[self._read:]:
+        for i in range(self._read, len(events)):
+            e = events[i]
             if e["type"] == "act":
                 if e["action"] >= self.game.NUM_KINDS:  # a discard is told by its own event
-                    self.log.append(f"seat {e['seat']}: {describe(e['action'])}")
+                    said = "a concealed kong" if hides_kong(events, i, HUMAN, over) else describe(e["action"])
+                    self.log.append(f"seat {e['seat']}: {said}")
             elif (text := event_text(e, describe, HUMAN, over)) is not None:
                 self.log.append(text)
         self._read = len(events)
@@ -116,67 +171,26 @@ class Table:
         # one for every other legal action (claims, kongs, ...)
         shown = set(legal) | {actions.HU, actions.PASS} | {t for t in range(self.game.NUM_KINDS) if hand[t]}
         return {"frame": frame, "log": self.log[-14:], "actions": legal,
-                "all_actions": {a: describe(a) for a in sorted(shown)}}
+                "all_actions": {a: describe(a) for a in sorted(shown)}, "stalled": self.stalled}
 
     def replay_page(self) -> str:
+        """The hand's replay, every hand revealed: only once the hand is over."""
+        if not self.game.done:
+            raise IllegalActionError(REPLAY_CLOSED)
         return replay_html(hand_frames(self.game.events))
 
 
-def make_handler(table: Table) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def _send(self, code: int, body: str | bytes, kind: str = "application/json") -> None:
-            data = body.encode("utf-8") if isinstance(body, str) else body
-            self.send_response(code)
-            self.send_header("Content-Type", f"{kind}; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(data)
-
-        def _json(self, code: int, data: Any) -> None:
-            self._send(code, json.dumps(data, ensure_ascii=False))
-
-        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-            with table.lock:
-                if self.path == "/":
-                    self._send(200, play_html(), "text/html")
-                elif self.path == "/state":
-                    self._json(200, table.state())
-                elif self.path == "/replay":
-                    self._send(200, table.replay_page(), "text/html")
-                else:
-                    self._json(404, {"error": f"no page {self.path}: try / or /state"})
-
-        def do_POST(self) -> None:  # noqa: N802
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            with table.lock:
-                if self.path == "/new":
-                    table.new_hand()
-                    self._json(200, table.state())
-                    return
-                if self.path != "/act":
-                    self._json(404, {"error": f"no action endpoint {self.path}: POST /act or /new"})
-                    return
-                try:
-                    body = json.loads(raw or b"{}")
-                    if not isinstance(body, dict) or "action" not in body:
-                        raise ValueError('send {"action": ID}')
-                    table.act(body["action"])
-                except (ValueError, TypeError, IllegalActionError) as e:
-                    self._json(400, {"error": f"refused: {e}"})
-                    return
-                self._json(200, table.state())
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet server
-            pass
-
-    return Handler
+def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray]) -> int:
+    """A policy's action for ``obs`` as an int (the env refuses an illegal one)."""
+    return int(policy(obs["observation"], obs["action_mask"]))
 
 
-def serve(table: Table, port: int = 8765) -> ThreadingHTTPServer:
-    """A server on 127.0.0.1 (this machine only); ``port=0`` takes a free one."""
-    return ThreadingHTTPServer(("127.0.0.1", port), make_handler(table))
+def serve(table: Table, port: int = 8765, client_timeout: float = 10.0) -> Any:
+    """The table's server on 127.0.0.1 (``training.seat_server``); ``port=0`` takes a free one. A
+    client that stalls for ``client_timeout`` seconds mid-request is dropped."""
+    from training.seat_server import SeatServer
+
+    return SeatServer(table, port, client_timeout)
 
 
 def tui(table: Table, read: Any = input, write: Any = print) -> None:
@@ -187,6 +201,9 @@ def tui(table: Table, read: Any = input, write: Any = print) -> None:
         write("\n".join(table.log[-8:]))
         if game.done:
             write(f"hand over: payments {list(game.result.payments)}")
+            return
+        if table.stalled:
+            write(f"the hand cannot go on: {table.stalled}")
             return
         legal = table.legal()
         describe = game.ACTIONS.describe
@@ -200,23 +217,42 @@ def tui(table: Table, read: Any = input, write: Any = print) -> None:
         table.act(legal[int(answer)])
 
 
+def _port(text: str) -> int:
+    """``--port``: 0..65535 (0: any free one)."""
+    if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535 (0: any free one), got {text!r}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a non-negative integer."""
+    if not re.fullmatch(r"[0-9]+", text.strip()):
+        raise argparse.ArgumentTypeError(f"a seed is an integer 0 or more, got {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--opponents", nargs=3, default=["greedy", "greedy", "greedy"], metavar="POLICY",
                         help="seats 1-3: random, greedy, pretrained or ckpt:PATH")
     parser.add_argument("--rules", default="mainstream", choices=sorted(PRESETS))
-    parser.add_argument("--seed", type=int, default=None, help="deal seed stream (default: random)")
-    parser.add_argument("--port", type=int, default=8765, help="local port (0: any free one)")
+    parser.add_argument("--seed", type=_seed, default=None, help="deal seed stream, 0 or more (default: random)")
+    parser.add_argument("--port", type=_port, default=8765, help="local port 0..65535 (0: any free one)")
     parser.add_argument("--tui", action="store_true", help="play in the terminal instead of the browser")
+    parser.add_argument("--trust-zip", action="store_true",
+                        help="allow SB3 .zip opponents (unpickling them can run code: only your own files)")
     args = parser.parse_args(argv)
     try:
-        table = Table(args.opponents, args.rules, args.seed)
+        table = Table(args.opponents, args.rules, args.seed, trust_pickles=args.trust_zip)
     except ValueError as e:
         parser.error(str(e))
     if args.tui:
         tui(table)
         return
-    server = serve(table, args.port)
+    try:
+        server = serve(table, args.port)
+    except OSError as e:
+        parser.error(f"cannot listen on 127.0.0.1:{args.port}: {e.strerror or e}")
     print(f"your seat is open at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()

@@ -1,17 +1,21 @@
 // The human seat's page: the server (training.play) holds the game; every click is checked there.
+// Actions carry the token the server wrote into this page (it refuses requests without it).
+const TOKEN = document.querySelector('meta[name="seat-token"]').content;
 async function refresh(resp) {
-  const data = await resp.json();
+  let data;
+  try { data = await resp.json(); } catch (e) { data = {error: `the server answered ${resp.status} without JSON`}; }
   const msg = document.getElementById("message");
-  if (!resp.ok) { msg.textContent = data.error; return; }
-  msg.textContent = "";
+  msg.textContent = data.error || data.stalled || "";
+  if (!data.frame) return;  // refused: the table did not change
   const f = data.frame;
   drawTable(f, document.getElementById("table"));
   document.getElementById("log").innerHTML = data.log.map(esc).join("<br>");
   const box = document.getElementById("actions");
-  if (f.over) {
-    box.innerHTML = `<b id="over">hand over</b> — ` +
-        `<a id="replay-link" href="/replay" target="_blank">replay of this hand</a> <button id="new">new hand</button>`;
-    document.getElementById("new").onclick = () => fetch("/new", {method: "POST"}).then(refresh);
+  if (f.over || data.stalled) {
+    box.innerHTML = (f.over ? `<b id="over">hand over</b> — ` +
+        `<a id="replay-link" href="/replay" target="_blank">replay of this hand</a> `
+        : `<b id="stalled">the hand cannot go on</b> — `) + `<button id="new">new hand</button>`;
+    document.getElementById("new").onclick = () => post("/new", {});
     return;
   }
   const mine = data.actions;
@@ -20,8 +24,9 @@ async function refresh(resp) {
       `${esc(label)}</button>`).join("");
   for (const b of box.querySelectorAll("button.act")) b.onclick = () => sendAction(parseInt(b.dataset.action, 10));
 }
-function sendAction(a) {
-  return fetch("/act", {method: "POST", headers: {"Content-Type": "application/json"},
-                        body: JSON.stringify({action: a})}).then(refresh);
+function post(path, body) {
+  return fetch(path, {method: "POST", headers: {"Content-Type": "application/json", "X-Seat-Token": TOKEN},
+                      body: JSON.stringify(body)}).then(refresh);
 }
+function sendAction(a) { return post("/act", {action: a}); }
 fetch("/state").then(refresh);
