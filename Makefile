@@ -11,35 +11,38 @@ TORCH_CPU := torch==2.13.0
 
 .PHONY: demo test bench lint install install-train browser compiled clean
 
-$(STAMP): pyproject.toml
+# An editable install (pip install -e .): the package imports as cnmahjong from this checkout.
+# Its extensions are built below, in place, by the build backend's own build_ext.
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e ".[dev,fast]"
+	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[dev,fast]"
 	touch $@
 
-# The compiled hot path (envs/hotpath.py): Cython builds the engine modules unchanged and the
-# cs-v0 twin, again whenever a source changes. Without a C compiler the package stays pure Python
-# (said here).
+# The compiled hot path (setup.py): Cython builds the engine modules unchanged and the cs-v0
+# twin beside their sources, again whenever a source changes (build_ext's timestamps decide
+# what is stale). Without a C compiler the package stays pure Python (setup.py says so).
 HOT_SOURCES := $(wildcard envs/core/*.py envs/changsha/*.py envs/changsha/*.pyx envs/hangzhou/*.py) \
-               envs/vector.py envs/hotpath.py envs/compile.py
-envs/_compiled.json: $(HOT_SOURCES) $(STAMP)
-	$(PY) -m envs.compile || echo "*** compiled hot path not built: the engine runs as pure Python ***"
+               envs/vector.py envs/hotpath.py setup.py
+build/.compiled: $(HOT_SOURCES) $(STAMP)
+	$(PY) setup.py -q build_ext --inplace
+	@touch $@
 
-compiled: envs/_compiled.json
+compiled: build/.compiled
 
 install: $(STAMP) compiled
 
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q $(TORCH_CPU)
-	$(PY) -m pip install -q -e ".[dev,train,rllib,tianshou]"
+	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[dev,train,rllib,tianshou]"
 	touch $@
 
 install-train: $(TRAIN_STAMP)
 
 demo: $(TRAIN_STAMP) compiled
-	$(PY) -m training.demo
+	$(PY) -m cnmahjong.training.demo
 
 lint: $(STAMP)
-	$(PY) -m ruff check envs agents training tests
+	$(PY) -m ruff check cnmahjong envs agents training tests setup.py
 
 # The browser tests drive Debian's Chromium through its driver (installed here when missing).
 browser:
@@ -50,9 +53,19 @@ browser:
 test: $(TRAIN_STAMP) compiled lint browser
 	$(PY) -m pytest
 
-bench: $(TRAIN_STAMP) compiled
-	$(PY) -m training.bench --trainer
+# The wheel as users get it (pip wheel: the build backend compiles the hot path), installed in a
+# fresh venv: make bench measures VectorEnv there too.
+WHEEL_VENV := build/wheel-venv
+$(WHEEL_VENV)/.installed: $(HOT_SOURCES) pyproject.toml $(STAMP)
+	rm -rf build/dist $(WHEEL_VENV)
+	$(PY) -m pip wheel -q --no-deps -w build/dist .
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/pip install -q build/dist/cnmahjong-*.whl
+	touch $@
+
+bench: $(TRAIN_STAMP) compiled $(WHEEL_VENV)/.installed
+	$(PY) -m cnmahjong.training.bench --trainer --wheel-python $(WHEEL_VENV)/bin/python
 
 clean:
-	-$(PY) -m envs.compile --clean
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	find envs -name '*.so' -delete
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

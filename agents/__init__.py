@@ -11,8 +11,8 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
+from cnmahjong.agents.greedy import GreedyAgent
+from cnmahjong.agents.random_agent import RandomAgent
 
 POLICY_NAMES = ("random", "greedy", "pretrained", "ckpt:PATH")
 PRETRAINED = Path(__file__).parent / "pretrained" / "changsha_strong.pt"
@@ -44,7 +44,7 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
 def TorchPolicyLoader(path: str, deterministic: bool = True, ruleset=None,  # noqa: N802 - reads as a class
                       trust_pickles: bool = False):
     """``TorchPolicy(path, ...)``, imported only when needed (torch is an optional dependency)."""
-    from agents.torch_policy import TorchPolicy
+    from cnmahjong.agents.torch_policy import TorchPolicy
 
     return TorchPolicy(path, deterministic=deterministic, ruleset=ruleset, trust_pickles=trust_pickles)
 

@@ -1,7 +1,7 @@
 """``GreedyAgent``: a rule-based player of both rulesets that reads only its observation.
 
 The action mask's length tells the ruleset (99 Changsha, 75 Hangzhou); Hangzhou play is
-``agents.greedy_hangzhou`` (shanten with 财神). In Changsha it
+``cnmahjong.agents.greedy_hangzhou`` (shanten with 财神). In Changsha it
 
 - always wins (HU) when it can, and declares opening wins;
 - discards to minimise shanten (向听数 over the standard, seven-pairs and all-将
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.greedy_hangzhou import hangzhou_action
-from envs.changsha import actions as A
-from envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
-from envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
-from envs.hangzhou.actions import NUM_ACTIONS as HZ_ACTIONS
+from cnmahjong.agents.greedy_hangzhou import hangzhou_action
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
+from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
+from cnmahjong.envs.hangzhou.actions import NUM_ACTIONS as HZ_ACTIONS
 
 NUM_KINDS = 27
 

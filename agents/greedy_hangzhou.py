@@ -1,4 +1,4 @@
-"""The Hangzhou side of ``GreedyAgent``: shanten with 财神 (``envs.core.wild.shanten``).
+"""The Hangzhou side of ``GreedyAgent``: shanten with 财神 (``cnmahjong.envs.core.wild.shanten``).
 
 Always wins when it can; discards to minimise the wildcard-aware shanten (a 财神 is kept, as
 it lowers the shanten by one), breaking ties by how many unseen tiles would then improve the
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import wild
-from envs.core.tiles import NUM_KINDS
-from envs.hangzhou import actions as A
-from envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
-from envs.hangzhou.patterns import chi_runs, natural
+from cnmahjong.envs.core import wild
+from cnmahjong.envs.core.tiles import NUM_KINDS
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
+from cnmahjong.envs.hangzhou.patterns import chi_runs, natural
 
 
 def _shanten(hand: list[int], indicator: int, melds: int) -> int:

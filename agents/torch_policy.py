@@ -21,8 +21,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from envs.core.checks import bool_arg
-from envs.core.ruleset import ENCODERS, Ruleset, get_ruleset, ruleset_of_encoder
+from cnmahjong.envs.core.checks import bool_arg
+from cnmahjong.envs.core.ruleset import ENCODERS, Ruleset, get_ruleset, ruleset_of_encoder
 
 ARCHS = ("mlp", "conv")
 MAX_LAYERS = 8
@@ -108,7 +108,7 @@ def save_actor_critic(net: ActorCritic, path: str | Path) -> Path:
 
 
 CHECKPOINT_FORMAT = ("a dict with 'state_dict', 'net_arch', 'encoder' and 'arch', saved by "
-                     "save_actor_critic (training.selfplay_ppo and the integrations)")
+                     "save_actor_critic (cnmahjong.training.selfplay_ppo and the integrations)")
 
 
 def _checked_description(path: str, ckpt: Any) -> tuple[list[int], str, str]:

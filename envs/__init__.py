@@ -1,9 +1,2 @@
-"""Chinese regional mahjong environments (Changsha, Hangzhou).
-
-The hot modules may be compiled (``envs/hotpath.py``); this installs the import finder that
-keeps their pure-Python sources the fallback (``CNMAHJONG_PURE=1``, or a stale build).
-"""
-
-from envs.hotpath import install_finder
-
-install_finder()
+"""``cnmahjong.envs``: the engines of each ruleset, the environments built on them, ``VectorEnv``
+and the library integrations (the package root, ``cnmahjong``, says what is where)."""

@@ -34,10 +34,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
-from envs.core.engine import NUM_SEATS, IllegalActionError
-from envs.core.ruleset import Ruleset
-from envs.spaces import LegalDiscrete
+from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
+from cnmahjong.envs.core.engine import NUM_SEATS, IllegalActionError
+from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.spaces import LegalDiscrete
 
 
 def wrap(e: AECEnv) -> AECEnv:
@@ -45,17 +45,6 @@ def wrap(e: AECEnv) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
-
-
-def register(env_id: str, entry_point: str) -> None:
-    """Register an env id with PettingZoo's registry (PettingZoo ≥ 1.27)."""
-    try:
-        from pettingzoo import aec_registry
-        from pettingzoo import register as pz_register
-    except ImportError:  # an older PettingZoo without a registry
-        return
-    if env_id not in aec_registry:
-        pz_register("aec", env_id, entry_point=entry_point)
 
 
 class MahjongAECEnv(AECEnv):
@@ -307,6 +296,6 @@ def aec_env(ruleset: str) -> type[MahjongAECEnv]:
     """The ``raw_env`` class of a ruleset by name (``"changsha"``, ``"hangzhou"``)."""
     import importlib
 
-    from envs.core.ruleset import get_ruleset
+    from cnmahjong.envs.core.ruleset import get_ruleset
 
-    return importlib.import_module(f"envs.{get_ruleset(ruleset).name}.env").raw_env
+    return importlib.import_module(f"cnmahjong.envs.{get_ruleset(ruleset).name}.env").raw_env

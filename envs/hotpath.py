@@ -1,27 +1,24 @@
-"""Which hot modules run compiled: the import rule that keeps pure Python the reference.
+"""The compiled hot path: which modules may be compiled, and how to run without them.
 
-The rules engines, their shape tables, encoders and the vector env (``MODULES``)
-may be compiled, unchanged, by Cython (``python -m envs.compile``, run by
-``make``): an extension module lies beside each source and the build records
-each source's hash in ``envs/_compiled.json``. Python imports an extension in
-preference to its ``.py`` file; the finder installed here by ``envs/__init__.py``
-sends a hot module to its pure-Python source instead when
+The build backend (``setup.py``: setuptools ``ext_modules`` built by Cython) compiles the
+modules of ``MODULES`` unchanged into extension modules that install beside their
+``.py`` sources, and one twin (``ACCELERATED``) that has no ``.py``. Python imports an
+extension in preference to its source, so a wheel, ``pip install .`` and ``pip install -e .``
+all run compiled; where no C compiler was found the build skips the extensions and the
+same package runs as pure Python. There is nothing to decide at import time.
 
-- ``CNMAHJONG_PURE=1`` is set (the reference, for a comparison or a debugger);
-- its source changed since its extension was built (a warning names the
-  modules; ``make`` rebuilds them);
-- it was never built (no C compiler: then the whole package is plain Python).
-
-Both paths play every step identically (``tests/test_compiled.py``).
+``CNMAHJONG_PURE=1`` (read once, when ``cnmahjong`` is imported) imports every hot module
+from its ``.py`` source instead and leaves the twin unused: the reference, for a debugger or
+a comparison (``tests/test_compiled.py`` plays 20,000 hands per ruleset both ways, every step).
+``compiled()`` says which path this process took.
 """
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import json
 import os
 import sys
 import warnings
@@ -29,26 +26,26 @@ from pathlib import Path
 from typing import Any
 
 MODULES = (
-    "envs.core.tiles",
-    "envs.core.checks",
-    "envs.core.shapes",
-    "envs.core.wild",
-    "envs.core.wall",
-    "envs.core.planes",
-    "envs.core.engine",
-    "envs.changsha.patterns",
-    "envs.changsha.scoring",
-    "envs.changsha.game",
-    "envs.changsha.observation",
-    "envs.hangzhou.patterns",
-    "envs.hangzhou.scoring",
-    "envs.hangzhou.game",
-    "envs.hangzhou.observation",
-    "envs.vector",
+    "cnmahjong.envs.core.tiles",
+    "cnmahjong.envs.core.checks",
+    "cnmahjong.envs.core.shapes",
+    "cnmahjong.envs.core.wild",
+    "cnmahjong.envs.core.wall",
+    "cnmahjong.envs.core.planes",
+    "cnmahjong.envs.core.engine",
+    "cnmahjong.envs.changsha.patterns",
+    "cnmahjong.envs.changsha.scoring",
+    "cnmahjong.envs.changsha.game",
+    "cnmahjong.envs.changsha.observation",
+    "cnmahjong.envs.hangzhou.patterns",
+    "cnmahjong.envs.hangzhou.scoring",
+    "cnmahjong.envs.hangzhou.game",
+    "cnmahjong.envs.hangzhou.observation",
+    "cnmahjong.envs.vector",
 )
-"""The hot path, compiled when a C compiler is there."""
+"""The hot path, compiled unchanged where a C compiler is there (``setup.py`` reads this list)."""
 
-ACCELERATED = ("envs.changsha._planes",)
+ACCELERATED = ("cnmahjong.envs.changsha._planes",)
 """Compiled twins (``.pyx``, no pure-Python source) of pure-Python code that falls back to itself
 when the twin is not importable: ``_planes`` writes ``cs-v0`` observations with C loops."""
 
@@ -56,32 +53,6 @@ HOT = MODULES + ACCELERATED
 
 PURE_ENV = "CNMAHJONG_PURE"
 """Environment variable: 1 imports every hot module from its pure-Python source."""
-
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "envs" / "_compiled.json"
-"""Written by the build: {"cython": version, "directives": {...}, "modules": {module: sha256 of the
-source it compiled}}."""
-
-
-def source_path(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")).with_suffix(".pyx" if module in ACCELERATED else ".py")
-
-
-def source_hash(module: str) -> str:
-    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
-
-
-def read_manifest(path: Path = MANIFEST) -> dict[str, str]:
-    """{module: source hash} of the last build; empty when nothing was built."""
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        warnings.warn(f"{path} is unreadable ({exc}); the hot modules run as pure Python", stacklevel=2)
-        return {}
-    modules = data.get("modules") if isinstance(data, dict) else None
-    return modules if isinstance(modules, dict) else {}
 
 
 def pure_requested(environ: Any = os.environ) -> bool:
@@ -92,59 +63,46 @@ def pure_requested(environ: Any = os.environ) -> bool:
     return value == "1"
 
 
-def source_modules(built: dict[str, str], pure: bool) -> tuple[set[str], list[str]]:
-    """(hot modules to import from source or, for ``ACCELERATED``, not at all; those among them
-    whose build is stale)."""
-    if pure:
-        return set(HOT), []
-    stale = [m for m in HOT if m in built and built[m] != source_hash(m)]
-    return {m for m in HOT if m not in built} | set(stale), stale
-
-
 class SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports the named modules from their ``.py`` source, ahead of any extension module; the
-    named ``ACCELERATED`` twins are not imported at all (their callers fall back)."""
-
-    def __init__(self, modules: set[str]) -> None:
-        self.modules = modules
+    """``CNMAHJONG_PURE=1``: a hot module is imported from its ``.py`` source, ahead of its
+    extension; a twin is not imported at all (its caller falls back)."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name not in self.modules:
-            return None
         if name in ACCELERATED:
-            raise ModuleNotFoundError(f"{name} is not used: the pure-Python path runs", name=name)
-        return importlib.util.spec_from_file_location(name, source_path(name))
+            raise ModuleNotFoundError(f"{name} is not used: {PURE_ENV}=1", name=name)
+        if name not in MODULES:
+            return None
+        parent, _, leaf = name.rpartition(".")
+        for folder in sys.modules[parent].__path__:  # the parent package is imported first
+            source = Path(folder) / f"{leaf}.py"
+            if source.is_file():
+                return importlib.util.spec_from_file_location(name, source)
+        return None
+
+
+def install_pure_finder() -> None:
+    """Apply ``CNMAHJONG_PURE`` to this process (called by ``cnmahjong/__init__.py``, once)."""
+    if pure_requested() and not any(isinstance(f, SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceFinder())
 
 
 def accelerated(name: str) -> Any:
-    """The compiled twin ``name`` (one of ``ACCELERATED``) if it is built, fresh and not
-    refused by ``CNMAHJONG_PURE=1``; None otherwise (the caller's pure-Python code runs)."""
+    """The compiled twin ``name`` (one of ``ACCELERATED``) if it is built and not refused by
+    ``CNMAHJONG_PURE=1``; None otherwise (the caller's pure-Python code runs)."""
     if name not in ACCELERATED:
         raise ValueError(f"{name} is not one of the accelerated modules {ACCELERATED}")
     try:
         return importlib.import_module(name)
-    except ModuleNotFoundError:  # not built, or refused by the finder
+    except ModuleNotFoundError:  # not built, or refused
         return None
-    except ImportError as exc:  # built, but it says it cannot serve
+    except ImportError as exc:  # built, but it says it cannot serve (its layout check)
         warnings.warn(f"{name} is built but not used ({exc})", stacklevel=2)
         return None
 
 
-def install_finder() -> None:
-    """Apply the rule of the module docstring to this process (once)."""
-    if any(isinstance(f, SourceFinder) for f in sys.meta_path):
-        return
-    modules, stale = source_modules(read_manifest(), pure_requested())
-    if stale:
-        warnings.warn(f"compiled copies older than their sources: {', '.join(stale)}; these run as pure "
-                      f"Python (rebuild: make, or python -m envs.compile)", stacklevel=2)
-    if modules:
-        sys.meta_path.insert(0, SourceFinder(modules))
-
-
 def status() -> dict[str, str]:
-    """For each hot module, "compiled" or "pure" as this process imports it (for an accelerated
-    twin: whether it is used)."""
+    """For each hot module, "compiled" or "pure" as this process imports it (for a twin:
+    whether it is used)."""
     out = {}
     for m in MODULES:
         module = sys.modules.get(m) or importlib.import_module(m)
@@ -152,3 +110,8 @@ def status() -> dict[str, str]:
     for m in ACCELERATED:
         out[m] = "pure" if accelerated(m) is None else "compiled"
     return out
+
+
+def compiled() -> bool:
+    """Whether every hot module (and the twin) runs compiled in this process."""
+    return all(how == "compiled" for how in status().values())

@@ -1,7 +1,7 @@
 """``VectorEnv``: many tables stepped by one call, every pending decision one row of a batch.
 
 ```python
-from envs.vector import VectorEnv
+from cnmahjong.envs.vector import VectorEnv
 venv = VectorEnv(num_tables=64, rules="mainstream", seed=0)    # ruleset="changsha" (default)
 # VectorEnv(num_tables=64, ruleset="hangzhou") plays Hangzhou; rules default to the ruleset's preset
 batch = venv.reset()
@@ -50,8 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.checks import int_arg, positive_float_arg, seed_arg
-from envs.core.ruleset import Ruleset, get_ruleset
+from cnmahjong.envs.core.checks import int_arg, positive_float_arg, seed_arg
+from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 
 NUM_SEATS = 4
 MAX_ROWS_PER_TABLE = 3

@@ -1,6 +1,6 @@
 """Obviously-correct Hangzhou references: every identity of every 财神 is tried.
 
-Written from the rule text alone (§1, §3), without ``envs.core.wild``'s tables: a
+Written from the rule text alone (§1, §3), without ``cnmahjong.envs.core.wild``'s tables: a
 财神 is assigned each of the 34 kinds in turn (a fifth copy allowed), and the
 resulting hand without wildcards is split into sets by plain recursion.
 """

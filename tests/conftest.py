@@ -8,3 +8,30 @@ from hypothesis import settings
 
 settings.register_profile("project", deadline=None, print_blob=True)
 settings.load_profile("project")
+
+
+def _stale_extensions() -> list[str]:
+    """Compiled modules older than their sources (an edit since the last ``make compiled``)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    stale = []
+    for so in sorted(root.glob("envs/**/*.so")):
+        source = so.with_name(so.name.split(".")[0] + (".pyx" if so.name.startswith("_") else ".py"))
+        if source.exists() and source.stat().st_mtime > so.stat().st_mtime:
+            stale.append(str(source.relative_to(root)))
+    return stale
+
+
+def pytest_sessionstart(session) -> None:
+    """The suite runs on the build the checkout holds: a stale one stops it (``make test`` rebuilds
+    first; run ``make compiled`` after editing a hot module by hand, or set CNMAHJONG_PURE=1)."""
+    import os
+
+    import pytest
+
+    if os.environ.get("CNMAHJONG_PURE") == "1":
+        return
+    stale = _stale_extensions()
+    if stale:
+        pytest.exit(f"compiled hot path older than its sources ({', '.join(stale)}): run `make compiled`", 2)

@@ -15,8 +15,8 @@ import sys
 
 import numpy as np
 
-from envs.hotpath import status
-from envs.vector import VectorEnv
+from cnmahjong.envs.hotpath import status
+from cnmahjong.envs.vector import VectorEnv
 
 
 def digests(ruleset: str, hands: int, tables: int = 32) -> list[str]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from envs.core.tiles import parse
-from envs.hangzhou import actions as A
-from envs.hangzhou.game import HangzhouGame
-from envs.hangzhou.rules import RuleConfig
+from cnmahjong.envs.core.tiles import parse
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.game import HangzhouGame
+from cnmahjong.envs.hangzhou.rules import RuleConfig
 
 
 def T(text: str) -> list[int]:

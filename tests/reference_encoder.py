@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.changsha.game import PHASES, ChangshaGame
-from envs.changsha.observation import NUM_CHANNELS, RECENT
+from cnmahjong.envs.changsha.game import PHASES, ChangshaGame
+from cnmahjong.envs.changsha.observation import NUM_CHANNELS, RECENT
 
 
 def reference_encode(game: ChangshaGame, seat: int) -> np.ndarray:

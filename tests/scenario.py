@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from envs.changsha import actions as A
-from envs.changsha.game import CLAIM, HAIDI_DISCARD, KONG_DISCARD, ROB, ChangshaGame
-from envs.changsha.rules import RuleConfig
-from envs.core.tiles import parse
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.game import CLAIM, HAIDI_DISCARD, KONG_DISCARD, ROB, ChangshaGame
+from cnmahjong.envs.changsha.rules import RuleConfig
+from cnmahjong.envs.core.tiles import parse
 
 DEALER_5M = "5m9m147s147p9s9p28s36p"
 """A dealer hand with no pair or run that can throw 5m or 9m first."""

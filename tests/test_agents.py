@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 import torch
 
-from agents import GreedyAgent, RandomAgent, make_policy
-from agents.play import play_episode
-from agents.torch_policy import ActorCritic, TorchPolicy
-from envs.changsha import actions as A
-from envs.changsha.env import raw_env
-from envs.changsha.observation import ENCODER, encode
+from cnmahjong.agents import GreedyAgent, RandomAgent, make_policy
+from cnmahjong.agents.play import play_episode
+from cnmahjong.agents.torch_policy import ActorCritic, TorchPolicy
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.env import raw_env
+from cnmahjong.envs.changsha.observation import ENCODER, encode
 from tests.scenario import READY_55P, build, pass_claims, t, to_seat1_discard
 
 
@@ -87,7 +87,7 @@ def test_torch_checkpoint_checks_encoder(tmp_path):
 
 
 def test_greedy_beats_random_in_the_arena():
-    from training.evaluate import evaluate
+    from cnmahjong.training.evaluate import evaluate
 
     report = evaluate(["greedy", "random", "random", "random"], deals=60, workers=1, progress=False)
     greedy = report["reports"][0]
@@ -95,7 +95,7 @@ def test_greedy_beats_random_in_the_arena():
 
 
 def test_shipped_pretrained_agent_loads_and_plays_legal_moves():
-    from agents import PRETRAINED
+    from cnmahjong.agents import PRETRAINED
 
     assert PRETRAINED.exists() and PRETRAINED.stat().st_size <= 10 * 2**20
     policy = make_policy("pretrained")

@@ -13,13 +13,13 @@ import random
 import numpy as np
 import pytest
 
-from envs.changsha import actions as A
-from envs.changsha.env import raw_env
-from envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError
-from envs.changsha.rules import RuleConfig
-from envs.wrappers import SingleAgentEnv
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.env import raw_env
+from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, IllegalActionError
+from cnmahjong.envs.changsha.rules import RuleConfig
+from cnmahjong.envs.wrappers import SingleAgentEnv
+from cnmahjong.training import config as C
 from tests.test_game_fuzz import choose
-from training import config as C
 
 HANDS = ["123456789m12345s", "123456789s1234p", "123456789p1234m", "6789m6789s6789p1m"]
 """A legal scenario: the dealer's 14 and three 13s (no fifth copy anywhere)."""
@@ -113,7 +113,7 @@ ROWS = [
     ("env reset seed str", lambda: raw_env().reset(seed="0"), TypeError, "seed must be an integer"),
     ("game dealer bool", lambda: ChangshaGame(seed=1, dealer=True), TypeError, "dealer must be an integer"),
     ("game config dict", lambda: ChangshaGame({"bird_count": 1}), TypeError,
-     "config must be a RuleConfig from envs.changsha.rules"),
+     "config must be a RuleConfig from cnmahjong.envs.changsha.rules"),
     # ---- rule options
     ("bird_count bool", lambda: RuleConfig(bird_count=True), ValueError, "'bird_count'"),
     ("bird_count float", lambda: RuleConfig(bird_count=2.0), ValueError, "'bird_count'"),
@@ -213,7 +213,7 @@ def _rejected(module, argv, capsys):
 
 
 def _evaluate(argv, capsys):
-    return _rejected("training.evaluate", argv, capsys)
+    return _rejected("cnmahjong.training.evaluate", argv, capsys)
 
 
 def test_evaluate_rejects_bad_arguments_before_playing(tmp_path, capsys):
@@ -250,7 +250,7 @@ def test_evaluate_names_a_foreign_checkpoint(tmp_path, capsys):
 
 
 def _train(argv, capsys):
-    return _rejected("training.train", argv, capsys)
+    return _rejected("cnmahjong.training.train", argv, capsys)
 
 
 def test_train_rejects_bad_files_and_overrides(tmp_path, capsys):

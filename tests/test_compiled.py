@@ -1,4 +1,4 @@
-"""The compiled hot path (``envs/hotpath.py``, ``envs/compile.py``) against the pure-Python reference.
+"""The compiled hot path (``envs/hotpath.py``, built by ``setup.py``) against the pure-Python reference.
 
 DEVELOPERS.md: a compiled path is allowed only if a differential test shows identical results on every
 step of at least 20,000 hands. Each ruleset's hands are played twice, in two processes, one importing
@@ -9,6 +9,7 @@ payments, must agree.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from envs import hotpath
+from cnmahjong.envs import hotpath
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,13 +31,24 @@ def _side(ruleset: str, hands: int, pure: bool) -> subprocess.Popen:
                             stdout=subprocess.PIPE, env=env, cwd=ROOT, text=True)
 
 
+def _load_setup():
+    """``setup.py`` as a module (its ``setup()`` call runs only as a script)."""
+    spec = importlib.util.spec_from_file_location("cnmahjong_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _require_compiled() -> None:
-    """The build is there and up to date (whatever this process imports: CNMAHJONG_PURE may be set)."""
-    if not hotpath.source_modules(hotpath.read_manifest(), pure=False)[0]:
+    """The build is there (whatever this process imports: CNMAHJONG_PURE may be set)."""
+    code = "import json; from cnmahjong.envs.hotpath import status; print(json.dumps(status()))"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, CNMAHJONG_PURE="0"), cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    if set(json.loads(out).values()) == {"compiled"}:
         return
     if not shutil.which(sysconfig.get_config_var("CC").split()[0]):
         pytest.skip("no C compiler on this machine: the package runs as pure Python only")
-    pytest.fail("the hot path is not compiled or is stale: run `python -m envs.compile` (make does)")
+    pytest.fail(f"the hot path is not compiled: run `make compiled` ({out})")
 
 
 @pytest.mark.slow
@@ -53,39 +65,57 @@ def test_compiled_plays_every_step_like_pure_python(ruleset: str, hands: int) ->
     assert len(a["steps"]) == len(b["steps"]) > hands  # several steps a hand, every one compared
 
 
-def test_stale_or_missing_builds_run_pure(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = {m: hotpath.source_hash(m) for m in hotpath.HOT}
-    assert hotpath.source_modules(built, pure=False) == (set(), [])
-    assert hotpath.source_modules(built, pure=True) == (set(hotpath.HOT), [])
-    stale = dict(built, **{"envs.core.engine": "0" * 64})
-    del stale["envs.vector"]
-    assert hotpath.source_modules(stale, pure=False) == ({"envs.core.engine", "envs.vector"}, ["envs.core.engine"])
-    # the finder warns with the stale module's name and sends it to its source
-    monkeypatch.delenv(hotpath.PURE_ENV, raising=False)  # the rule for a normal run, whatever this one is
-    monkeypatch.setattr(hotpath, "read_manifest", lambda: stale)
-    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if not isinstance(f, hotpath.SourceFinder)])
-    with pytest.warns(UserWarning, match=r"older than their sources: envs\.core\.engine"):
-        hotpath.install_finder()
-    finder = sys.meta_path[0]
-    assert isinstance(finder, hotpath.SourceFinder)
-    spec = finder.find_spec("envs.core.engine")
-    assert spec is not None and spec.origin.endswith("engine.py")
-    assert finder.find_spec("envs.core.tiles") is None
+def test_the_build_compiles_exactly_the_hot_modules() -> None:
+    """``setup.py`` reads the list of ``envs/hotpath.py`` (one copy) and finds each source."""
+    setup = _load_setup()
+    modules, twins = setup.hot_modules()
+    assert modules == hotpath.MODULES and twins == hotpath.ACCELERATED
+    for m in modules:
+        assert setup.source_of(m, False).is_file(), m
+    assert setup.source_of(hotpath.ACCELERATED[0], True).suffix == ".pyx"
+
+
+def test_a_changed_source_is_staged_again_so_the_backend_rebuilds_it(tmp_path, monkeypatch) -> None:
+    """Staleness is the build backend's: a source whose stripped copy changed is newer than its C
+    file, so Cython and setuptools rebuild it; an unchanged one is left alone (its time kept)."""
+    setup = _load_setup()
+    monkeypatch.setattr(setup, "ROOT", tmp_path)
+    monkeypatch.setattr(setup, "STRIPPED", tmp_path / "build" / "stripped")
+    src = tmp_path / "envs" / "core" / "tiles.py"
+    src.parent.mkdir(parents=True)
+    src.write_text("def f(a: int) -> int:\n    return a\n")
+    rel = setup.stage("cnmahjong.envs.core.tiles", False)
+    staged = tmp_path / "build" / "stripped" / rel
+    assert staged.read_text() == "def f(a     )       :\n    return a\n"
+    os.utime(staged, (1, 1))
+    setup.stage("cnmahjong.envs.core.tiles", False)
+    assert staged.stat().st_mtime == 1  # unchanged: not rewritten, so not rebuilt
+    src.write_text("def f(a: int) -> int:\n    return a + 1\n")
+    setup.stage("cnmahjong.envs.core.tiles", False)
+    assert staged.stat().st_mtime > 1 and "a + 1" in staged.read_text()
+
+
+def test_no_extensions_build_a_pure_package(tmp_path) -> None:
+    """``CNMAHJONG_NO_EXTENSIONS=1`` (and a missing compiler) leave the package pure Python."""
+    setup = _load_setup()
+    assert setup.extensions_wanted({}) is True
+    assert setup.extensions_wanted({"CNMAHJONG_NO_EXTENSIONS": "1"}) is False
+    with pytest.raises(ValueError, match="CNMAHJONG_NO_EXTENSIONS must be 1 or 0"):
+        setup.extensions_wanted({"CNMAHJONG_NO_EXTENSIONS": "yes"})
 
 
 def test_accelerated_twin_is_used_only_when_allowed() -> None:
     _require_compiled()
-    code = ("from envs.hotpath import accelerated; import envs.changsha.observation as o; "
-            "print(accelerated('envs.changsha._planes') is not None, o._compiled_planes is not None)")
+    code = ("from cnmahjong.envs.hotpath import accelerated; import cnmahjong.envs.changsha.observation as o; "
+            "print(accelerated('cnmahjong.envs.changsha._planes') is not None, o._compiled_planes is not None)")
     for pure, used in (("0", "True True"), ("1", "False False")):
         out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, CNMAHJONG_PURE=pure), cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.strip()
         assert out == used, (pure, out)
-    finder = hotpath.SourceFinder({"envs.changsha._planes"})
-    with pytest.raises(ModuleNotFoundError, match="pure-Python path runs"):
-        finder.find_spec("envs.changsha._planes")
+    with pytest.raises(ModuleNotFoundError, match="CNMAHJONG_PURE=1"):
+        hotpath.SourceFinder().find_spec("cnmahjong.envs.changsha._planes")
     with pytest.raises(ValueError, match="not one of the accelerated modules"):
-        hotpath.accelerated("envs.core.engine")
+        hotpath.accelerated("cnmahjong.envs.core.engine")
 
 
 def test_pure_switch_rejects_other_values() -> None:
@@ -95,16 +125,19 @@ def test_pure_switch_rejects_other_values() -> None:
         hotpath.pure_requested({"CNMAHJONG_PURE": "yes"})
 
 
-def test_unreadable_manifest_warns_and_runs_pure(tmp_path: Path) -> None:
-    bad = tmp_path / "m.json"
-    bad.write_text("{not json")
-    with pytest.warns(UserWarning, match="unreadable"):
-        assert hotpath.read_manifest(bad) == {}
-    assert hotpath.read_manifest(tmp_path / "absent.json") == {}
+def test_pure_finder_imports_sources_and_the_flag_says_so() -> None:
+    code = ("import cnmahjong, cnmahjong.envs.core.engine as e; "
+            "print(cnmahjong.COMPILED, e.__file__.endswith('.py'))")
+    for pure, said in (("1", "False True"), ("0", "True False")):
+        out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, CNMAHJONG_PURE=pure), cwd="/",
+                             capture_output=True, text=True, check=True).stdout.strip()
+        if pure == "0":
+            _require_compiled()
+        assert out == said, (pure, out)
 
 
 def test_compiled_sources_have_no_function_annotations_for_cython_to_read() -> None:
-    from envs.compile import strip_annotations
+    strip_annotations = _load_setup().strip_annotations
 
     source = '''from dataclasses import dataclass
 

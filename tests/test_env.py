@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from envs.changsha import actions as A
-from envs.changsha import env, raw_env
-from envs.changsha.game import ChangshaGame, IllegalActionError
-from envs.changsha.observation import (
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha import env, raw_env
+from cnmahjong.envs.changsha.game import ChangshaGame, IllegalActionError
+from cnmahjong.envs.changsha.observation import (
     ENCODER,
     NUM_CHANNELS,
     SHAPE,
@@ -21,7 +21,7 @@ from envs.changsha.observation import (
     decode_wall,
     encode,
 )
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha.rules import RuleConfig
 from tests.scenario import DEALER_5M, READY_55P, build, t
 
 
@@ -255,7 +255,7 @@ def test_incremental_encoder_equals_reference_encoder_every_step():
     """The fast encoder (one instance kept over the hand, as the env keeps it) equals the
     plain reference encoder for every seat at every step; a second instance asked only
     for the acting seat (so it skips many changes between calls) and a fresh one too."""
-    from envs.changsha.observation import UNSEEN, Encoder
+    from cnmahjong.envs.changsha.observation import UNSEEN, Encoder
     from tests.reference_encoder import reference_encode
 
     rng = np.random.default_rng(8)

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from envs.changsha import actions as A
-from envs.changsha.env import raw_env
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.env import raw_env
+from cnmahjong.envs.changsha.rules import RuleConfig
 from tests.scenario import build
 from tests.test_game_opening import SIXI_ONLY
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from envs.changsha import actions as A
-from envs.changsha.game import (
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.game import (
     CLAIM,
     DISCARD,
     HAIDI,
@@ -15,7 +15,7 @@ from envs.changsha.game import (
     ChangshaGame,
     IllegalActionError,
 )
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha.rules import RuleConfig
 from tests.scenario import READY_22P, READY_55P, answer, build, pass_claims, t, to_seat1_discard
 
 # A dealer hand that throws 5m first and holds no pair or run (claims are easy to read).
@@ -36,7 +36,7 @@ def test_deal_order_four_at_a_time_section1():
     wall_order = list(g.events[0]["hands"])  # sorted hands; rebuild the shuffle instead
     import random
 
-    from envs.core.wall import shuffled
+    from cnmahjong.envs.core.wall import shuffled
     tiles = shuffled(random.Random(11))  # the wall as the game shuffles it with seed 11
     order = [1, 2, 3, 0]
     expect = {s: [] for s in range(4)}
@@ -61,7 +61,7 @@ def test_shuffle_is_a_uniform_permutation_section1():
     rejects above 54.05)."""
     import random
 
-    from envs.core.wall import shuffled
+    from cnmahjong.envs.core.wall import shuffled
     rng = random.Random(0)
     head, tail = [0] * 27, [0] * 27
     n = 3000

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.changsha import actions as A
-from envs.changsha.game import DISCARD, DONE, OPENING, ChangshaGame, ChangshaMatch, IllegalActionError
-from envs.changsha.patterns import wait_mask
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.game import DISCARD, DONE, OPENING, ChangshaGame, ChangshaMatch, IllegalActionError
+from cnmahjong.envs.changsha.patterns import wait_mask
+from cnmahjong.envs.changsha.rules import RuleConfig
 
 CONFIGS = [
     RuleConfig.preset("mainstream"),

@@ -1,9 +1,9 @@
 """Kongs: 补张 (§6.1), robbing a 补张 (§6.2), 开杠 with dice (§6.3), 抢杠胡 (§6.4),
 杠上开花 / 杠上炮 and the lock, kongs near the end (§6.5)."""
 
-from envs.changsha import actions as A
-from envs.changsha.game import DICE, DISCARD, KONG_DISCARD, KONG_DRAW, ROB
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.game import DICE, DISCARD, KONG_DISCARD, KONG_DRAW, ROB
+from cnmahjong.envs.changsha.rules import RuleConfig
 from tests.scenario import (
     NO_OPENING,
     READY_22P,

@@ -1,8 +1,8 @@
 """Opening-hand wins (起手胡, §3.2) through the engine, and the next-dealer rule G (§9)."""
 
-from envs.changsha import actions as A
-from envs.changsha.game import DISCARD, OPENING
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.game import DISCARD, OPENING
+from cnmahjong.envs.changsha.rules import RuleConfig
 from tests.scenario import build, t
 
 MAIN = RuleConfig.preset("mainstream")

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from envs.hangzhou import actions as A
-from envs.hangzhou import env, raw_env
-from envs.hangzhou import observation as O
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou import env, raw_env
+from cnmahjong.envs.hangzhou import observation as O
 from tests.hz_scenario import discard, hz_game, k
 
 
@@ -89,7 +89,7 @@ def test_concealed_kong_hidden_from_the_others_until_revealed_section1():
         assert O.decode_melded(obs, rel)[one_s] == 0 and obs[O.KONGS + rel, one_s] == 0
         assert obs[O.HIDDEN_KONGS + 2 * rel, 0] == 1  # a hidden kong is known to exist
         assert O.decode_unseen(obs)[one_s] == 4 - g.hands[seat][one_s]
-    assert "face down" in __import__("envs.hangzhou.render", fromlist=["x"]).render_text(g, viewer=0)
+    assert "face down" in __import__("cnmahjong.envs.hangzhou.render", fromlist=["x"]).render_text(g, viewer=0)
     g.step(1, discard("6s"))
     for _ in range(3):
         s = g.to_act[0]
@@ -119,7 +119,7 @@ def test_incremental_encoder_equals_a_fresh_one_every_step():
     """The env's encoder keeps public blocks between calls and patches a river on a discard; at
     every step of 25 random hands (claims, kongs, reveals, 飘 included) it must give a fresh
     encoder's bytes. Most steps observe one seat, so several changes arrive in one batch."""
-    from envs.hangzhou.game import HangzhouGame
+    from cnmahjong.envs.hangzhou.game import HangzhouGame
     from tests.test_hangzhou_fuzz import choose
 
     rng = random.Random(8)

@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from envs.hangzhou import actions as A
-from envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame
-from envs.hangzhou.patterns import natural_kind
-from envs.hangzhou.rules import RuleConfig
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame
+from cnmahjong.envs.hangzhou.patterns import natural_kind
+from cnmahjong.envs.hangzhou.rules import RuleConfig
 
 CONFIGS = [RuleConfig(), RuleConfig(claim_limits=False, liability=False, piao_claim_liability=False)]
 

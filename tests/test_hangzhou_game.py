@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.engine import IllegalActionError
-from envs.hangzhou import actions as A
-from envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame, HangzhouMatch
+from cnmahjong.envs.core.engine import IllegalActionError
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame, HangzhouMatch
 from tests.hz_scenario import T, discard, hz_game, k
 
 # Hands used by several scenarios (indicator 5z = 中: the 财神 is 5z, the 白板 7z plays 5z).
@@ -264,7 +264,7 @@ def test_replay_rebuilds_and_verifies_a_hangzhou_hand():
     assert h.events == g.events and h.result == g.result
     events = [dict(e) for e in g.events]
     events[1] = {"type": "indicator", "tile": (events[1]["tile"] + 1) % 34}
-    from envs.core.engine import ReplayMismatchError
+    from cnmahjong.envs.core.engine import ReplayMismatchError
     with pytest.raises(ReplayMismatchError):
         HangzhouGame.replay(events)
 
@@ -348,7 +348,7 @@ def test_piao_claim_liability_played_section6(option, payments):
     丙's 9p, and the replacement wins: 爆头 + 飘 + kong, e = 3 (×8). The kong came after the claim
     on 丙, so 丙 bears that doubling: at ×4 甲 pays 8, 丙 4, 丁 4, and 丙 the other half of every
     amount, 4 × 4 = 16: 丙 pays 20 in all. Without the option: 甲 16, 丙 8, 丁 8."""
-    from envs.hangzhou.rules import RuleConfig
+    from cnmahjong.envs.hangzhou.rules import RuleConfig
     hands = [DEALER, "123m456m789m9p9p9p5z", "2s5s8s9p7p1m4m6z7z1z2z3z4z", SEAT3]
     g = hz_game(hands, indicator="5z", head="5z 9m", tail="1z",
                 config=RuleConfig(piao_claim_liability=option))

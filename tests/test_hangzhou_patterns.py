@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from envs.changsha.patterns import Meld
-from envs.core.tiles import parse
-from envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
-from envs.hangzhou.patterns import (
+from cnmahjong.envs.changsha.patterns import Meld
+from cnmahjong.envs.core.tiles import parse
+from cnmahjong.envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
+from cnmahjong.envs.hangzhou.patterns import (
     WHITE,
     WinReading,
     baotou_ready,

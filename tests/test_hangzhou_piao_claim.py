@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from envs.hangzhou import actions as A
-from envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame
-from envs.hangzhou.observation import READY, encode
-from envs.hangzhou.rules import RuleConfig
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame
+from cnmahjong.envs.hangzhou.observation import READY, encode
+from cnmahjong.envs.hangzhou.rules import RuleConfig
 from tests.hz_scenario import discard, hz_game, k
 
 DEALER = "1s4s7s2p5p8p3m6m9s1z2z3z4z6z"

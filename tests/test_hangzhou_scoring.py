@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.hangzhou.rules import RuleConfig, as_config
-from envs.hangzhou.scoring import base_amounts, exponent, liable_seats, piao_claim_split, settle
+from cnmahjong.envs.hangzhou.rules import RuleConfig, as_config
+from cnmahjong.envs.hangzhou.scoring import base_amounts, exponent, liable_seats, piao_claim_split, settle
 
 NO_CLAIMS = [[0] * 4 for _ in range(4)]
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import GreedyAgent, make_policy
-from agents.play import play_episode
-from envs.core.ruleset import ruleset_of_rules
-from envs.hangzhou.env import raw_env
-from envs.hangzhou.rules import RuleConfig
-from training.evaluate import evaluate
+from cnmahjong.agents import GreedyAgent, make_policy
+from cnmahjong.agents.play import play_episode
+from cnmahjong.envs.core.ruleset import ruleset_of_rules
+from cnmahjong.envs.hangzhou.env import raw_env
+from cnmahjong.envs.hangzhou.rules import RuleConfig
+from cnmahjong.training.evaluate import evaluate
 
 
 def test_ruleset_of_rules_names_the_game():
@@ -41,7 +41,7 @@ def test_greedy_plays_legal_hangzhou_actions_and_beats_random():
 def test_single_agent_wrapper_takes_hangzhou():
     from gymnasium.utils.env_checker import check_env
 
-    from envs.wrappers import SingleAgentEnv
+    from cnmahjong.envs.wrappers import SingleAgentEnv
 
     e = SingleAgentEnv(rules="hangzhou", opponents=[GreedyAgent()] * 3, illegal_action="penalize")
     check_env(e, skip_render_check=True)
@@ -50,7 +50,7 @@ def test_single_agent_wrapper_takes_hangzhou():
 
 
 def test_selfplay_trainer_runs_hangzhou_and_its_checkpoint_plays(tmp_path):
-    from training.train import main
+    from cnmahjong.training.train import main
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(f"""
@@ -92,7 +92,7 @@ def test_a_changsha_checkpoint_refuses_hangzhou_observations():
 
 
 def test_tianshou_shared_seat_env_plays_hangzhou_whole_settlements():
-    from envs.integrations.tianshou import QNet, SharedSeatEnv
+    from cnmahjong.envs.integrations.tianshou import QNet, SharedSeatEnv
 
     qnet = QNet([32], encoder="hz-v0")
     env = SharedSeatEnv(qnet, "hangzhou", reward_scale=1.0)
@@ -114,7 +114,7 @@ def test_rllib_env_and_module_take_hangzhou():
     pytest.importorskip("ray")
     import torch
 
-    from envs.integrations.rllib import MaskedActorCriticModule, make_env, ppo_config
+    from cnmahjong.envs.integrations.rllib import MaskedActorCriticModule, make_env, ppo_config
 
     env = make_env({"rules": "hangzhou"})
     space = env.observation_space["player_0"]
@@ -135,7 +135,7 @@ def test_rllib_env_and_module_take_hangzhou():
 def test_tianshou_dqn_trains_on_hangzhou_and_its_checkpoint_plays(tmp_path):
     import json
 
-    from training.train import main
+    from cnmahjong.training.train import main
 
     cfg = tmp_path / "ts.yaml"
     cfg.write_text(f"""

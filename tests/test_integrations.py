@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from envs.changsha import env
-from envs.changsha.observation import SHAPE, planes_to_float
-from envs.integrations.observations import ObservationOptions
+from cnmahjong.envs.changsha import env
+from cnmahjong.envs.changsha.observation import SHAPE, planes_to_float
+from cnmahjong.envs.integrations.observations import ObservationOptions
 
 
 @pytest.mark.parametrize("flat, dtype, key", [(True, "float32", "observations"), (False, "uint8", "observation"),

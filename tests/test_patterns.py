@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.changsha.patterns import (
+from cnmahjong.envs.changsha.patterns import (
     ANGANG,
     JIAGANG,
     MINGGANG,
@@ -19,8 +19,8 @@ from envs.changsha.patterns import (
     opening_shown,
     waits,
 )
-from envs.changsha.rules import RuleConfig
-from envs.core.tiles import format, parse, to_counts
+from cnmahjong.envs.changsha.rules import RuleConfig
+from cnmahjong.envs.core.tiles import format, parse, to_counts
 from tests import brute
 
 MAIN = RuleConfig.preset("mainstream")
@@ -311,7 +311,7 @@ def test_two_quads_are_one_sixi_section3_2():
 
 # ------------------------------------------------------------------ shanten
 def test_shanten_over_all_three_shapes_section2():
-    from envs.changsha.patterns import shanten
+    from cnmahjong.envs.changsha.patterns import shanten
 
     none = [0] * 27
     assert shanten(to_counts(parse("11m22m33m44m55m66m7m")), none, 0) == 0  # seven pairs
@@ -323,7 +323,7 @@ def test_shanten_over_all_three_shapes_section2():
 @settings(max_examples=200)
 @given(hand_with_melds())
 def test_shanten_zero_iff_some_wait_kind(position):
-    from envs.changsha.patterns import shanten
+    from cnmahjong.envs.changsha.patterns import shanten
 
     concealed, melds = position
     c = to_counts(concealed)
@@ -338,7 +338,7 @@ def test_shanten_zero_iff_some_wait_kind(position):
 @given(st.data())
 def test_shanten_after_draw_equals_shanten_of_each_draw(data):
     """The one-pass tables agree with ``shanten`` of the hand plus (or less) each kind."""
-    from envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
+    from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     melds = data.draw(st.integers(0, 3))

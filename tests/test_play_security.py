@@ -1,4 +1,4 @@
-"""The human seat's server (``training.play``) against hostile requests: forged Host, Origin and
+"""The human seat's server (``cnmahjong.training.play``) against hostile requests: forged Host, Origin and
 token headers, malformed bodies, slow clients, early replays, failing opponents, bad CLI values.
 
 Every test talks to a real server on 127.0.0.1 (port 0) through raw sockets, so any header can be
@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from envs.core.tiles import from_counts
+from cnmahjong.envs.core.tiles import from_counts
+from cnmahjong.training.play import Table, main, serve
+from cnmahjong.training.seat_server import MAX_BODY
 from tests import test_web
-from training.play import Table, main, serve
-from training.seat_server import MAX_BODY
 
 browser = test_web.browser  # the headless Chromium fixture
 
@@ -251,7 +251,7 @@ def test_state_shows_seat_0s_view_only(seat):
 
 def _kong_scenario():
     """Seat 0 discards 9s; seat 1 draws and makes a concealed kong of 1s (tests.hz_scenario)."""
-    from envs.hangzhou import actions as A
+    from cnmahjong.envs.hangzhou import actions as A
     from tests.hz_scenario import discard, hz_game, k
 
     hands = ["9p4s7s2p5p8p3m6m9s1z2z3z4z6z", "1111s23m456m789m5z",
@@ -422,8 +422,8 @@ def illegal(observation, mask):
 @pytest.mark.parametrize("bad, said", [(raising, "RuntimeError: boom"), (illegal, "IllegalActionError")])
 @pytest.mark.parametrize("rules", ["mainstream", "hangzhou"])
 def test_an_opponent_that_cannot_play_the_rules_stops_the_start(monkeypatch, capsys, bad, said, rules):
-    import training.play as play
-    from agents import make_policy
+    import cnmahjong.training.play as play
+    from cnmahjong.agents import make_policy
 
     seen = []
 

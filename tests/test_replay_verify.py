@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from envs.changsha.game import ChangshaGame, ReplayMismatchError
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha.game import ChangshaGame, ReplayMismatchError
+from cnmahjong.envs.changsha.rules import RuleConfig
 from tests.test_game_fuzz import choose
 
 WANTED = {"deal", "act", "draw", "discard", "meld", "dice", "kong_draw", "lock", "haidi", "declare", "win", "end"}

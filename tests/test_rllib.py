@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from agents import make_policy
+from cnmahjong.agents import make_policy
+from cnmahjong.training.train import main
 from tests.test_training import legal_play
-from training.train import main
 
 
 def test_rllib_ppo_iteration_keeps_every_settlement_and_saves_an_arena_policy(tmp_path):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from training.selfplay_ppo import Rollout
+from cnmahjong.training.selfplay_ppo import Rollout
 
 SHAPE, A = (2, 3), 4
 

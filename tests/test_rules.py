@@ -2,7 +2,7 @@
 
 import pytest
 
-from envs.changsha.rules import OPENING_PATTERNS, RuleConfig, option_names
+from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig, option_names
 
 
 def test_mainstream_preset_section10():

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs.changsha.rules import RuleConfig
-from envs.changsha.scoring import (
+from cnmahjong.envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha.scoring import (
     bird_factor,
     bird_seat,
     bird_tiles,
@@ -14,7 +14,7 @@ from envs.changsha.scoring import (
     settle,
     total,
 )
-from envs.core.tiles import parse
+from cnmahjong.envs.core.tiles import parse
 
 MAIN = RuleConfig.preset("mainstream")
 CLASSIC = RuleConfig.preset("classic")
@@ -152,5 +152,5 @@ def test_settlements_are_zero_sum_and_positive(cfg, dealer, winner, big, self_dr
 
 
 def test_bird_values_are_ranks():
-    from envs.changsha.scoring import bird_value
+    from cnmahjong.envs.changsha.scoring import bird_value
     assert [bird_value(t) for t in parse("1m5s9p")] == [1, 5, 9]

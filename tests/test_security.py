@@ -19,16 +19,16 @@ import numpy as np
 import pytest
 import torch
 
-from agents import PRETRAINED, make_policy
-from agents.torch_policy import ActorCritic, TorchPolicy, load_actor_critic, save_actor_critic
-from envs.changsha.game import ChangshaGame
-from envs.changsha.patterns import WinContext
-from envs.hangzhou.game import HangzhouGame
-from envs.hangzhou.patterns import best_reading
-from envs.hangzhou.scoring import exponent, settle
-from envs.vector import VectorEnv
-from training.evaluate import main as evaluate_main
-from training.replay import main as replay_main
+from cnmahjong.agents import PRETRAINED, make_policy
+from cnmahjong.agents.torch_policy import ActorCritic, TorchPolicy, load_actor_critic, save_actor_critic
+from cnmahjong.envs.changsha.game import ChangshaGame
+from cnmahjong.envs.changsha.patterns import WinContext
+from cnmahjong.envs.hangzhou.game import HangzhouGame
+from cnmahjong.envs.hangzhou.patterns import best_reading
+from cnmahjong.envs.hangzhou.scoring import exponent, settle
+from cnmahjong.envs.vector import VectorEnv
+from cnmahjong.training.evaluate import main as evaluate_main
+from cnmahjong.training.replay import main as replay_main
 
 torch.set_num_threads(1)
 
@@ -168,7 +168,7 @@ def test_no_weights_make_a_policy_pick_a_masked_action(tmp_path):
     rng = np.random.default_rng(0)
     for seed in range(3):
         g = ChangshaGame(seed=seed)
-        from envs.changsha.observation import encode
+        from cnmahjong.envs.changsha.observation import encode
 
         while not g.done:
             s = g.to_act[0]
@@ -186,7 +186,7 @@ def test_no_weights_make_a_policy_pick_a_masked_action(tmp_path):
 def test_a_policy_with_no_legal_logit_raises_instead_of_guessing(tmp_path):
     policy = TorchPolicy(save_actor_critic(ActorCritic([8]), tmp_path / "m.pt"))
     g = ChangshaGame(seed=1)
-    from envs.changsha.observation import encode
+    from cnmahjong.envs.changsha.observation import encode
 
     obs = encode(g, g.to_act[0])
     mask = np.frombuffer(bytes(g.legal_mask(g.to_act[0])), dtype=np.int8)

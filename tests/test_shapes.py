@@ -4,8 +4,8 @@ import random
 
 from hypothesis import given, settings
 
-from envs.core import shapes
-from envs.core.tiles import parse, to_counts
+from cnmahjong.envs.core import shapes
+from cnmahjong.envs.core.tiles import parse, to_counts
 from tests import brute
 from tests.strategies import hands
 

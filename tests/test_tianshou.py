@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 
-from agents import make_policy
-from envs.integrations.tianshou import QNet, SharedSeatEnv
+from cnmahjong.agents import make_policy
+from cnmahjong.envs.integrations.tianshou import QNet, SharedSeatEnv
+from cnmahjong.training.train import main
 from tests.test_training import legal_play
-from training.train import main
 
 
 def test_tianshou_dqn_collects_updates_and_saves_an_arena_policy(tmp_path):

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs.core import tiles
-from envs.core.tiles import format, parse
+from cnmahjong.envs.core import tiles
+from cnmahjong.envs.core.tiles import format, parse
 from tests.strategies import hands
 
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from agents import make_policy
-from agents.play import play_episode
-from envs.changsha.env import raw_env
-from envs.changsha.rules import RuleConfig
-from training import config as C
-from training.evaluate import run_deals, summarise
+from cnmahjong.agents import make_policy
+from cnmahjong.agents.play import play_episode
+from cnmahjong.envs.changsha.env import raw_env
+from cnmahjong.envs.changsha.rules import RuleConfig
+from cnmahjong.training import config as C
+from cnmahjong.training.evaluate import run_deals, summarise
 
 
 def legal_play(policy, seeds=3):
@@ -22,7 +22,7 @@ def legal_play(policy, seeds=3):
 
 
 def test_maskable_ppo_short_run_saves_loadable_checkpoint(tmp_path):
-    from training.train import main
+    from cnmahjong.training.train import main
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(f"""
@@ -53,7 +53,7 @@ def test_imitation_then_ppo_short_run_saves_loadable_checkpoint(tmp_path):
     (self-play, greedy, snapshots) with two worker processes."""
     import json
 
-    from training.train import main
+    from cnmahjong.training.train import main
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(f"""
@@ -111,7 +111,7 @@ def test_config_files_in_repo_are_valid():
 
 
 def test_train_cli_reports_config_errors(tmp_path, capsys):
-    from training.train import main
+    from cnmahjong.training.train import main
 
     cfg = tmp_path / "bad.yaml"
     cfg.write_text("algo: maskable_ppo\nn_step: 5\n")
@@ -149,7 +149,7 @@ def test_batched_arena_plays_the_aec_env_hands():
     import hashlib
     import json
 
-    from training.evaluate import play_deals
+    from cnmahjong.training.evaluate import play_deals
 
     names = ["greedy", "greedy", "greedy", "greedy"]
     results = play_deals(names, [11, 12, 13], RuleConfig().to_dict(), tables=5)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.changsha import actions as A
-from envs.changsha.env import raw_env
-from envs.hangzhou.env import raw_env as hangzhou_env
-from envs.vector import VectorEnv
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.env import raw_env
+from cnmahjong.envs.hangzhou.env import raw_env as hangzhou_env
+from cnmahjong.envs.vector import VectorEnv
 
 RULESETS = [("changsha", raw_env), ("hangzhou", hangzhou_env)]
 
@@ -179,8 +179,8 @@ def test_bad_actions_change_nothing():
 def test_given_hands_and_tables_that_stop():
     """``hands=`` feeds each table its next game; a table given None stops, and once all have
     stopped the batch is empty and stepping again is an error."""
-    from envs.changsha.game import new_hand
-    from envs.changsha.rules import RuleConfig
+    from cnmahjong.envs.changsha.game import new_hand
+    from cnmahjong.envs.changsha.rules import RuleConfig
 
     queue = [3, 4, 5]
     dealt = []

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs.core.wall import EMPTY, Wall, WallEmptyError
+from cnmahjong.envs.core.wall import EMPTY, Wall, WallEmptyError
 
 
 def full_wall():

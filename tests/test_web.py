@@ -15,11 +15,11 @@ import urllib.request
 
 import pytest
 
-from agents import GreedyAgent
-from envs.changsha.game import ChangshaGame
-from envs.hangzhou.game import HangzhouGame
-from training.replay import main as replay_main
-from training.replay import write_replay
+from cnmahjong.agents import GreedyAgent
+from cnmahjong.envs.changsha.game import ChangshaGame
+from cnmahjong.envs.hangzhou.game import HangzhouGame
+from cnmahjong.training.replay import main as replay_main
+from cnmahjong.training.replay import write_replay
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def browser():
 
 def played(cls, seed: int):
     """A hand played to the end by four greedy players (engine-level, with their observations)."""
-    from envs.aec import aec_env
+    from cnmahjong.envs.aec import aec_env
 
     env = aec_env("hangzhou" if cls is HangzhouGame else "changsha")()
     env.reset(seed=seed)
@@ -120,7 +120,7 @@ def _get(url: str) -> dict:
 
 
 def test_human_seat_plays_a_whole_hand_by_clicking(browser, tmp_path):
-    from training.play import Table, serve
+    from cnmahjong.training.play import Table, serve
 
     table = Table(["greedy", "greedy", "random"], "mainstream", seed=3)
     server = serve(table, 0)
@@ -172,8 +172,8 @@ def _wait(condition, timeout: float = 15.0):
 
 
 def test_arena_saves_chosen_hands_with_a_checkpoint_players_top_actions(tmp_path):
-    from training.evaluate import main as arena_main
-    from training.frames import hand_frames, load_hand
+    from cnmahjong.training.evaluate import main as arena_main
+    from cnmahjong.training.frames import hand_frames, load_hand
 
     arena_main(["--policies", "pretrained", "greedy", "greedy", "random", "--deals", "3", "--workers", "1",
                 "--save-hands", str(tmp_path), "--save-deals", "1"])
@@ -193,7 +193,7 @@ def test_arena_saves_chosen_hands_with_a_checkpoint_players_top_actions(tmp_path
 
 
 def test_play_server_answers_bad_requests_clearly():
-    from training.play import Table, serve
+    from cnmahjong.training.play import Table, serve
 
     table = Table(["random", "random", "random"], "hangzhou", seed=1)
     server = serve(table, 0)
@@ -222,13 +222,13 @@ def test_play_server_answers_bad_requests_clearly():
 def test_seat_view_hides_another_seats_concealed_kong():
     """Hangzhou §1: from seat 0's view another seat's 暗杠 shows as "a concealed kong" (action and
     log) and face down on the table until it is revealed; the full view names the tile."""
+    from cnmahjong.training.frames import hand_frames
     from tests.hz_scenario import discard, hz_game, k
-    from training.frames import hand_frames
 
     hands = ["9p4s7s2p5p8p3m6m9s1z2z3z4z6z", "1111s23m456m789m5z",
              "2s5s8s4p7p1m4m6z7z1z2z3z4z", "3s6s9s5m8m4p7p4z4z6z6z7z7z"]
     g = hz_game(hands, indicator="5z", head="9p 8p 1p 6p 5p", tail="6s")
-    from envs.hangzhou import actions as A
+    from cnmahjong.envs.hangzhou import actions as A
 
     g.step(0, discard("9s"))
     g.step(1, A.gang(k("1s")))

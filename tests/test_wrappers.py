@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents import RandomAgent
-from envs.changsha import actions as A
-from envs.changsha.game import IllegalActionError
-from envs.changsha.observation import SHAPE
-from envs.wrappers import SingleAgentEnv
+from cnmahjong.agents import RandomAgent
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.game import IllegalActionError
+from cnmahjong.envs.changsha.observation import SHAPE
+from cnmahjong.envs.wrappers import SingleAgentEnv
 
 
 def test_passes_gymnasium_check_env():

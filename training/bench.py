@@ -29,11 +29,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from envs.changsha.patterns import wait_mask
-from envs.core.ruleset import ruleset_of_preset
-from envs.core.shapes import is_standard
-from envs.core.tiles import NUM_KINDS, to_counts
-from envs.hangzhou.patterns import wait_mask_counts, win_counts
+from cnmahjong.envs.changsha.patterns import wait_mask
+from cnmahjong.envs.core.ruleset import ruleset_of_preset
+from cnmahjong.envs.core.shapes import is_standard
+from cnmahjong.envs.core.tiles import NUM_KINDS, to_counts
+from cnmahjong.envs.hangzhou.patterns import wait_mask_counts, win_counts
 
 WALL = [k for k in range(27) for _ in range(4)]
 
@@ -99,7 +99,7 @@ def engine_rate(preset: str, min_time: float) -> tuple[float, float]:
 def aec_rate(min_time: float, ruleset: str = "changsha") -> float:
     """Decisions per second through the AEC env: ``last()`` (observation + mask), a random
     legal action, ``step()``."""
-    from envs.aec import aec_env
+    from cnmahjong.envs.aec import aec_env
 
     env = aec_env(ruleset)()
     rng = random.Random(0)
@@ -124,7 +124,7 @@ def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str = "changsha") ->
     yields each step's decisions (rows, each with its observation and mask)."""
     import numpy as np
 
-    from envs.vector import VectorEnv
+    from cnmahjong.envs.vector import VectorEnv
 
     venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset)
     rng = np.random.default_rng(0)
@@ -166,7 +166,7 @@ def instructions_per_decision(pure: bool, steps: int = 150) -> float:
     import sys
     import tempfile
 
-    from envs.hotpath import PURE_ENV
+    from cnmahjong.envs.hotpath import PURE_ENV
 
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
@@ -175,7 +175,7 @@ def instructions_per_decision(pure: bool, steps: int = 150) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (0, steps):
             run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}",
-                                  sys.executable, "-m", "training.bench", "--vector-steps", str(n)],
+                                  sys.executable, "-m", "cnmahjong.training.bench", "--vector-steps", str(n)],
                                  env=env, capture_output=True, text=True, check=True)
             totals.append(int(re.search(r"Collected : (\d+)", run.stderr).group(1)))
             decisions = int(re.search(r"decisions (\d+)", run.stdout).group(1))
@@ -187,11 +187,23 @@ def pure_vector_rate(min_time: float) -> float:
     import subprocess
     import sys
 
-    from envs.hotpath import PURE_ENV
+    from cnmahjong.envs.hotpath import PURE_ENV
 
-    code = f"from training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))"
+    code = f"from cnmahjong.training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))"
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **{PURE_ENV: "1"}),
                          check=True, capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
+def installed_vector_rate(python: str, min_time: float) -> float:
+    """``vector_rate`` (uint8) in another interpreter, e.g. a fresh venv with the wheel installed,
+    run from ``/`` so that it imports the installed package, not this checkout."""
+    import subprocess
+
+    code = ("import cnmahjong; assert cnmahjong.COMPILED, 'the installed package is not compiled'; "
+            f"from cnmahjong.training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CNMAHJONG_PURE")}
+    out = subprocess.run([python, "-c", code], env=env, cwd="/", check=True, capture_output=True, text=True).stdout
     return float(out.split()[-1])
 
 
@@ -200,10 +212,10 @@ def trainer_rates(minutes: float) -> dict[str, float]:
     import json
     import tempfile
 
-    from training.config import load
-    from training.selfplay_ppo import train
+    from cnmahjong.training.config import load
+    from cnmahjong.training.selfplay_ppo import train
 
-    cfg = load("configs/selfplay_ppo.yaml")
+    cfg = load("selfplay_ppo")
     with tempfile.TemporaryDirectory() as tmp:
         cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6)
         with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):  # no progress line
@@ -222,8 +234,8 @@ def arena_rate(deals: int) -> float:
     (process start-up and torch's import included)."""
     import tempfile
 
-    from agents.torch_policy import ActorCritic, save_actor_critic
-    from training.evaluate import run_deals
+    from cnmahjong.agents.torch_policy import ActorCritic, save_actor_critic
+    from cnmahjong.training.evaluate import run_deals
 
     with tempfile.TemporaryDirectory() as tmp:
         path = f"{tmp}/net.pt"
@@ -243,6 +255,9 @@ def main(argv: list[str] | None = None) -> None:
                              "does: the others were slowed by other load on the machine)")
     parser.add_argument("--trainer", action="store_true",
                         help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
+    parser.add_argument("--wheel-python", metavar="PYTHON",
+                        help="also measure VectorEnv (uint8) in this interpreter's installed package (make bench: "
+                             "a fresh venv with the built wheel)")
     parser.add_argument("--vector-steps", type=int, metavar="N",
                         help="only run the fixed VectorEnv workload of N steps (for callgrind) and print its decisions")
     parser.add_argument("--instructions", action="store_true",
@@ -283,6 +298,9 @@ def main(argv: list[str] | None = None) -> None:
         (("VectorEnv decisions, uint8 (64 tables)",), lambda: vector_rate(secs, "uint8"), (40_000,)),
         (("  the same, pure Python (CNMAHJONG_PURE=1)",), lambda: pure_vector_rate(secs), (0,)),
     ]
+    if args.wheel_python:
+        measures.append((("  the same, installed wheel (fresh venv)",),
+                         lambda: installed_vector_rate(args.wheel_python, secs), (40_000,)))
     # Rounds of every measure, the best of each kept: a slow spell of this shared machine, which
     # can outlast one measure's runs, then falls on one run of several measures rather than on
     # all runs of one.
@@ -300,7 +318,7 @@ def main(argv: list[str] | None = None) -> None:
         rows.append(("  of which learning alone", rates["learning"], 0))
         rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
         rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(400), 30))
-    from envs.hotpath import status
+    from cnmahjong.envs.hotpath import status
 
     paths = list(status().values())
     print(f"hot path: {paths.count('compiled')} of {len(paths)} modules compiled (envs/hotpath.py)")

@@ -172,8 +172,8 @@ def validate(raw: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = spec[1]
     if algo == "maskable_ppo":
-        from agents import make_policy
-        from envs.core.ruleset import ruleset_of_preset
+        from cnmahjong.agents import make_policy
+        from cnmahjong.envs.core.ruleset import ruleset_of_preset
 
         for name in out["opponents"]:
             try:
@@ -212,13 +212,33 @@ def parse_override(item: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
+def shipped_configs() -> dict[str, Path]:
+    """The run configs shipped with the package (``cnmahjong.configs``), by name."""
+    from importlib.resources import files
+
+    folder = Path(str(files("cnmahjong.configs")))
+    return {p.stem: p for p in sorted(folder.glob("*.yaml"))}
+
+
+def resolve(name_or_path: str | Path) -> Path:
+    """A config file: a path that exists, or the name of a shipped config (``selfplay_ppo`` or
+    ``selfplay_ppo.yaml``, also ``configs/selfplay_ppo.yaml`` from any directory)."""
+    path = Path(name_or_path)
+    if path.exists():
+        return path
+    shipped = shipped_configs()
+    key = path.name[:-5] if path.name.endswith(".yaml") else path.name
+    if (path.parent == Path(".") or path.parent == Path("configs")) and key in shipped:
+        return shipped[key]
+    raise ConfigError(f"config file {str(path)!r} does not exist; the shipped configs are "
+                      f"{', '.join(shipped)} (give a name or a path)")
+
+
 def load(path: str | Path) -> dict[str, Any]:
-    """Read and validate a YAML config file."""
+    """Read and validate a YAML config file, given by path or by a shipped config's name."""
     import yaml
 
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
+    path = resolve(path)
     if not path.is_file():
         raise ConfigError(f"config {str(path)!r} is not a file: give a YAML file such as configs/selfplay_ppo.yaml")
     try:

@@ -21,15 +21,15 @@ import json
 import time
 from pathlib import Path
 
-from agents import GreedyAgent, make_policy
-from agents.play import play_episode
-from envs.changsha.actions import describe
-from envs.changsha.env import raw_env
-from envs.changsha.observation import decode_hand
-from envs.core.tiles import format, from_counts
-from training import evaluate as arena
-from training.config import load
-from training.replay import write_replay
+from cnmahjong.agents import GreedyAgent, make_policy
+from cnmahjong.agents.play import play_episode
+from cnmahjong.envs.changsha.actions import describe
+from cnmahjong.envs.changsha.env import raw_env
+from cnmahjong.envs.changsha.observation import decode_hand
+from cnmahjong.envs.core.tiles import format, from_counts
+from cnmahjong.training import evaluate as arena
+from cnmahjong.training.config import load
+from cnmahjong.training.replay import write_replay
 
 
 def decode_hand_tiles(observation) -> list[int]:
@@ -117,12 +117,12 @@ def main(argv: list[str] | None = None) -> None:
     tables.append(run_arena(["pretrained", "greedy", "greedy", "greedy"], args.deals, "pretrained_vs_greedy", out,
                             args.workers))
 
-    cfg = load("configs/demo.yaml")
+    cfg = load("demo")
     cfg["run_dir"] = str(out / "train")
     if args.minutes is not None:
         cfg["max_minutes"] = args.minutes
     print(f"\n== self-play PPO from scratch for {cfg['max_minutes']} minutes on {cfg['num_workers']} processes")
-    from training.selfplay_ppo import train
+    from cnmahjong.training.selfplay_ppo import train
 
     train(cfg)
     tables.append(learning_curve(out / "train" / "log.jsonl", out / "learning_curve.png"))

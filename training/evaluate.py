@@ -1,6 +1,6 @@
 """Evaluation arena: duplicate play with confidence intervals.
 
-    python -m training.evaluate --policies greedy random random random --deals 500 --json out.json
+    python -m cnmahjong.training.evaluate --policies greedy random random random --deals 500 --json out.json
 
 Each seeded deal is played once per seating rotation (4 rotations), so every
 policy holds every hand from every seat; luck of the deal cancels out. For each
@@ -10,7 +10,7 @@ rotations), and the win, self-draw, deal-in and big-win rates, and per ruleset
 海底 / 开杠 usage (Changsha) or 爆头 / 飘 (Hangzhou) per hand. It prints a table and
 can write JSON and a PNG bar chart.
 
-    python -m training.evaluate --rules hangzhou --policies greedy random random random --deals 500
+    python -m cnmahjong.training.evaluate --rules hangzhou --policies greedy random random random --deals 500
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_policy
-from envs.changsha import actions as A
-from envs.core.ruleset import PRESETS, get_ruleset, ruleset_of_preset, ruleset_of_rules
-from envs.vector import VectorEnv
+from cnmahjong.agents import make_policy
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.core.ruleset import PRESETS, get_ruleset, ruleset_of_preset, ruleset_of_rules
+from cnmahjong.envs.vector import VectorEnv
 
 NUM_SEATS = 4
 EXTRA_STATS = {"changsha": ("haidi_take", "kaigang"), "hangzhou": ("baotou", "piao")}
@@ -104,7 +104,7 @@ def _act(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def save_hand(game: Any, path: Path, seat_names: Sequence[str], tops: dict[int, list]) -> None:
-    """The hand's events for ``training.replay``, with the top actions a checkpoint player
+    """The hand's events for ``cnmahjong.training.replay``, with the top actions a checkpoint player
     recorded (``tops``: per seat, (action, top) in decision order) keyed by act-event index."""
     queues = {s: list(rows) for s, rows in tops.items()}
     notes: dict[str, Any] = {}
@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--json", help="write the report as JSON here")
     parser.add_argument("--png", help="write a bar chart with error bars here")
     parser.add_argument("--save-hands", metavar="DIR",
-                        help="write the chosen deals' hands (every rotation) here, for training.replay")
+                        help="write the chosen deals' hands (every rotation) here, for cnmahjong.training.replay")
     parser.add_argument("--save-deals", default=None, metavar="SEEDS",
                         help="comma-separated deal seeds to save (default: the first 4 deals)")
     args = parser.parse_args(argv)
@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"wrote {args.png}")
     if args.save_hands:
         print(f"wrote {4 * len(save_seeds)} hands to {args.save_hands} "
-              f"(python -m training.replay {args.save_hands}/deal{save_seeds[0]}_rot0.json -o hand.html)")
+              f"(python -m cnmahjong.training.replay {args.save_hands}/deal{save_seeds[0]}_rot0.json -o hand.html)")
     return report
 
 

@@ -15,8 +15,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from envs.core.engine import DONE, ReplayMismatchError
-from envs.core.tiles import from_counts, name
+from cnmahjong.envs.core.engine import DONE, ReplayMismatchError
+from cnmahjong.envs.core.tiles import from_counts, name
 
 __all__ = ["ReplayMismatchError", "game_class", "hand_frames", "hides_kong", "load_hand", "snapshot"]
 
@@ -26,10 +26,10 @@ def game_class(events: list[dict[str, Any]]) -> Any:
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "deal":
         raise ValueError("an event log starts with the 'deal' event")
     if "streak" in events[0]:
-        from envs.hangzhou.game import HangzhouGame
+        from cnmahjong.envs.hangzhou.game import HangzhouGame
 
         return HangzhouGame
-    from envs.changsha.game import ChangshaGame
+    from cnmahjong.envs.changsha.game import ChangshaGame
 
     return ChangshaGame
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_policy, reset_policy
-from envs.wrappers import SingleAgentEnv
+from cnmahjong.agents import make_policy, reset_policy
+from cnmahjong.envs.wrappers import SingleAgentEnv
 
 
 class OpponentPool:

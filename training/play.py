@@ -1,13 +1,13 @@
 """Sit at the table: you play seat 0 against any policies the arena accepts.
 
-    python -m training.play --opponents greedy greedy ckpt:runs/train/model.pt [--rules hangzhou]
-    python -m training.play --opponents greedy greedy greedy --tui     # in the terminal
+    python -m cnmahjong.training.play --opponents greedy greedy ckpt:runs/train/model.pt [--rules hangzhou]
+    python -m cnmahjong.training.play --opponents greedy greedy greedy --tui     # in the terminal
 
 The browser mode serves one page on http://127.0.0.1:PORT (this machine only, standard
 library ``http.server``): your hand, melds, rivers and the others' as you may see them, and a
 button for each action, enabled only when legal. The server checks every action again: an
 illegal one is refused with a message and changes nothing. When the hand ends the page shows
-the settlement and links the hand's replay (``training.replay``'s page, every hand revealed);
+the settlement and links the hand's replay (``cnmahjong.training.replay``'s page, every hand revealed);
 before that ``/replay`` answers 409, so no page shows another seat's concealed tiles early.
 
 What the server accepts, and what it refuses: ``training/seat_server.py``.
@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_policy, reset_policy
-from envs.aec import aec_env
-from envs.core.checks import int_arg
-from envs.core.engine import IllegalActionError
-from envs.core.ruleset import PRESETS, ruleset_of_preset
-from training.frames import event_text, hand_frames, hides_kong, snapshot
-from training.html import replay_html
+from cnmahjong.agents import make_policy, reset_policy
+from cnmahjong.envs.aec import aec_env
+from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.engine import IllegalActionError
+from cnmahjong.envs.core.ruleset import PRESETS, ruleset_of_preset
+from cnmahjong.training.frames import event_text, hand_frames, hides_kong, snapshot
+from cnmahjong.training.html import replay_html
 
 HUMAN = 0
 REPLAY_CLOSED = "the replay opens when the hand is over"
@@ -186,9 +186,9 @@ def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray]) -> int:
 
 
 def serve(table: Table, port: int = 8765, client_timeout: float = 10.0) -> Any:
-    """The table's server on 127.0.0.1 (``training.seat_server``); ``port=0`` takes a free one. A
+    """The table's server on 127.0.0.1 (``cnmahjong.training.seat_server``); ``port=0`` takes a free one. A
     client that stalls for ``client_timeout`` seconds mid-request is dropped."""
-    from training.seat_server import SeatServer
+    from cnmahjong.training.seat_server import SeatServer
 
     return SeatServer(table, port, client_timeout)
 

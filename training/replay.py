@@ -1,6 +1,6 @@
 """Replay viewer: a played hand's event log as one self-contained HTML page.
 
-    python -m training.replay EVENTS.json -o hand.html [--seat N]
+    python -m cnmahjong.training.replay EVENTS.json -o hand.html [--seat N]
 
 ``EVENTS.json`` is the list of events a game writes (``game.events``, either ruleset), or
 ``{"events": [...], "annotations": {...}}`` as the arena's ``--save-hands`` writes it (a
@@ -20,9 +20,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from training.evaluate import output_path_problem
-from training.frames import hand_frames, load_hand
-from training.html import replay_html
+from cnmahjong.training.evaluate import output_path_problem
+from cnmahjong.training.frames import hand_frames, load_hand
+from cnmahjong.training.html import replay_html
 
 
 def write_replay(events: list, out: str | Path, seat: int | None = None, annotations: dict | None = None) -> Path:

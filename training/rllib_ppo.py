@@ -1,9 +1,9 @@
 """RLlib PPO (new API stack) on ``changsha_mahjong_v0``: one module shared by the four seats.
 
-    python -m training.train --config configs/rllib_ppo.yaml
-    python -m training.train --config configs/rllib_ppo.yaml --set address=auto   # a running Ray cluster
+    python -m cnmahjong.training.train --config configs/rllib_ppo.yaml
+    python -m cnmahjong.training.train --config configs/rllib_ppo.yaml --set address=auto   # a running Ray cluster
 
-The module is ``envs.integrations.rllib.MaskedActorCriticModule`` (the project's
+The module is ``cnmahjong.envs.integrations.rllib.MaskedActorCriticModule`` (the project's
 ``ActorCritic`` with masked logits); ``num_env_runners`` processes sample hands.
 On a cluster (``ray start --head`` on one machine, ``ray start --address=HEAD:6379``
 on the others, then ``address: auto`` here) the runners spread over its nodes.
@@ -27,7 +27,7 @@ def train(cfg: dict[str, Any]) -> Path:
     collection and its learning, of its deadline); returns ``model.pt``."""
     import ray
 
-    from envs.integrations.rllib import ppo_config, register_env, save_policy
+    from cnmahjong.envs.integrations.rllib import ppo_config, register_env, save_policy
 
     run_dir = Path(cfg["run_dir"])
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -41,9 +41,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.torch_policy import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
-from envs.core.ruleset import ruleset_of_encoder, ruleset_of_preset
-from envs.vector import VectorEnv
+from cnmahjong.agents.torch_policy import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
+from cnmahjong.envs.core.ruleset import ruleset_of_encoder, ruleset_of_preset
+from cnmahjong.envs.vector import VectorEnv
 
 LEARNER, GREEDY, RANDOM = 0, 1, 2  # seat roles; snapshot k plays as role 3 + k
 SNAPSHOT = 3
@@ -174,7 +174,7 @@ def _draw_roles(cfg: dict[str, Any], rng: np.random.Generator, snapshots: int) -
 
 def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
     torch.set_num_threads(1)
-    from agents.greedy import GreedyAgent
+    from cnmahjong.agents.greedy import GreedyAgent
 
     rng = np.random.default_rng([cfg["seed"], worker_id])
     torch.manual_seed(cfg["seed"] * 1000 + worker_id)

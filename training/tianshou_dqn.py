@@ -1,6 +1,6 @@
 """Tianshou DQN with one network shared by the four seats (``envs/integrations/tianshou.py``).
 
-    python -m training.train --config configs/tianshou_dqn.yaml
+    python -m cnmahjong.training.train --config configs/tianshou_dqn.yaml
 
 Each of ``n_envs`` envs is one learning seat per hand (drawn at random) whose
 three other seats the same network plays; rewards are the seat's whole
@@ -32,8 +32,8 @@ def train(cfg: dict[str, Any]) -> Path:
     from tianshou.env import DummyVectorEnv
     from tianshou.trainer import OffPolicyTrainerParams
 
-    from envs.core.ruleset import ruleset_of_preset
-    from envs.integrations.tianshou import QNet, SharedSeatEnv, save_qnet
+    from cnmahjong.envs.core.ruleset import ruleset_of_preset
+    from cnmahjong.envs.integrations.tianshou import QNet, SharedSeatEnv, save_qnet
 
     torch.manual_seed(cfg["seed"])
     run_dir = Path(cfg["run_dir"])

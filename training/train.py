@@ -1,7 +1,8 @@
 """Train a policy from a YAML config.
 
-    python -m training.train --config configs/ppo_maskable.yaml
-    python -m training.train --config configs/selfplay_ppo.yaml --set max_minutes=5
+    cnmahjong-train --config ppo_maskable                      # a shipped config, by name
+    cnmahjong-train --config selfplay_ppo --set max_minutes=5
+    python -m cnmahjong.training.train --config my_run.yaml    # or a file of your own
 
 ``--set key=value`` overrides config keys (values parsed as YAML).
 """
@@ -13,12 +14,13 @@ import json
 import sys
 from pathlib import Path
 
-from training.config import ConfigError, load, parse_override, validate
+from cnmahjong.training.config import ConfigError, load, parse_override, validate
 
 
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", required=True, help="YAML run config (configs/*.yaml)")
+    parser.add_argument("--config", required=True,
+                        help="a shipped config's name (selfplay_ppo, ppo_maskable, ...) or a YAML file")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a key")
     args = parser.parse_args(argv)
     try:
@@ -35,13 +37,13 @@ def main(argv: list[str] | None = None) -> Path:
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     print(f"training {cfg['algo']} -> {run_dir}")
     if cfg["algo"] == "maskable_ppo":
-        from training.maskable_ppo import train
+        from cnmahjong.training.maskable_ppo import train
     elif cfg["algo"] == "rllib_ppo":
-        from training.rllib_ppo import train
+        from cnmahjong.training.rllib_ppo import train
     elif cfg["algo"] == "tianshou_dqn":
-        from training.tianshou_dqn import train
+        from cnmahjong.training.tianshou_dqn import train
     else:
-        from training.selfplay_ppo import train
+        from cnmahjong.training.selfplay_ppo import train
     final = train(cfg)
     print(f"saved {final}")
     return final

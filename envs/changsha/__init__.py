@@ -1,7 +1,7 @@
 """Changsha mahjong (长沙麻将): rules core, engine and the PettingZoo environment.
 
-``from envs.changsha import env, raw_env`` gives the AEC environment
-``changsha_mahjong_v0`` (and registers it with PettingZoo). The engine modules
+``from cnmahjong.envs.changsha import env, raw_env`` gives the AEC environment
+``changsha_mahjong_v0`` (``import cnmahjong`` registers its id with PettingZoo). The engine modules
 (``rules``, ``patterns``, ``scoring``, ``game``) import no RL library and work
 without PettingZoo installed.
 """
@@ -9,6 +9,6 @@ without PettingZoo installed.
 import contextlib
 
 with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
-    from envs.changsha.env import env, raw_env
+    from cnmahjong.envs.changsha.env import env, raw_env
 
 __all__ = ["env", "raw_env"]

@@ -1,10 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """``cs-v0`` planes written by C loops: the compiled twin of ``observation.Encoder.planes``.
 
-Built by ``python -m envs.compile`` where a C compiler exists; ``observation.Encoder`` uses it
+Built by ``python -m cnmahjong.envs.compile`` where a C compiler exists; ``observation.Encoder`` uses it
 then and its own incremental pure-Python encoder otherwise (``CNMAHJONG_PURE=1``, a stale or
 missing build). It reads every count row from the game at each call (no state to keep): the
-layout constants come from ``envs.changsha.observation``, the meaning of each channel is in
+layout constants come from ``cnmahjong.envs.changsha.observation``, the meaning of each channel is in
 its module docstring, and ``tests/test_compiled.py`` checks both give the same bytes at every
 step of 20,000 hands.
 """
@@ -12,8 +12,8 @@ step of 20,000 hands.
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
 from libc.string cimport memset
 
-from envs.changsha import observation as _obs
-from envs.changsha.game import PHASES
+from cnmahjong.envs.changsha import observation as _obs
+from cnmahjong.envs.changsha.game import PHASES
 
 cdef int K = _obs.NUM_KINDS
 cdef int SIZE = _obs.NUM_CHANNELS * _obs.NUM_KINDS

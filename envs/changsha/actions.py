@@ -18,8 +18,8 @@
 
 from __future__ import annotations
 
-from envs.changsha.rules import OPENING_PATTERNS
-from envs.core.tiles import name as tile_name
+from cnmahjong.envs.changsha.rules import OPENING_PATTERNS
+from cnmahjong.envs.core.tiles import name as tile_name
 
 NUM_ACTIONS = 99
 

@@ -1,7 +1,7 @@
 """PettingZoo AEC environment ``changsha_mahjong_v0`` on the Changsha engine.
 
 ```python
-from envs.changsha import env
+from cnmahjong.envs.changsha import env
 e = env(rules="mainstream")
 e.reset(seed=0)
 for agent in e.agent_iter():
@@ -48,8 +48,8 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from envs.aec import MahjongAECEnv, register, wrap
-from envs.changsha.ruleset import CHANGSHA
+from cnmahjong.envs.aec import MahjongAECEnv, wrap
+from cnmahjong.envs.changsha.ruleset import CHANGSHA
 
 ENV_ID = "changsha_mahjong_v0"
 
@@ -66,6 +66,3 @@ class raw_env(MahjongAECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     RULESET = CHANGSHA
     metadata = {"name": ENV_ID, "render_modes": ["human", "ansi"], "is_parallelizable": False}
-
-
-register(ENV_ID, "envs.changsha.env:env")

@@ -18,7 +18,7 @@ at the first difference).
 
 Bad input never changes state: ``step`` checks the seat and action (ints or
 numpy ints, never bools or floats) and their legality before anything happens.
-The protocol, windows, deal, replay and match loop are ``envs.core.engine``'s;
+The protocol, windows, deal, replay and match loop are ``cnmahjong.envs.core.engine``'s;
 this module holds Changsha's state machine.
 """
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-from envs.changsha import actions as A
-from envs.changsha.patterns import (
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.patterns import (
     ANGANG,
     CHI,
     JIAGANG,
@@ -46,14 +46,22 @@ from envs.changsha.patterns import (
     opening_present,
     wait_mask,
 )
-from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
-from envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
-from envs.core.checks import int_arg, sequence_arg
-from envs.core.engine import DONE, NUM_SEATS, IllegalActionError, Match, ReplayMismatchError, TableGame, Window
-from envs.core.engine import OTHERS as _OTHERS
-from envs.core.engine import count_hands as _count_hands
-from envs.core.tiles import NUM_SUITED_KINDS
-from envs.core.wall import WALL_SIZE, Wall
+from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
+from cnmahjong.envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
+from cnmahjong.envs.core.checks import int_arg, sequence_arg
+from cnmahjong.envs.core.engine import (
+    DONE,
+    NUM_SEATS,
+    IllegalActionError,
+    Match,
+    ReplayMismatchError,
+    TableGame,
+    Window,
+)
+from cnmahjong.envs.core.engine import OTHERS as _OTHERS
+from cnmahjong.envs.core.engine import count_hands as _count_hands
+from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
+from cnmahjong.envs.core.wall import WALL_SIZE, Wall
 
 __all__ = ["ChangshaGame", "ChangshaMatch", "IllegalActionError", "ReplayMismatchError", "new_hand"]
 _KINDS = range(NUM_SUITED_KINDS)

@@ -37,9 +37,9 @@ from operator import itemgetter
 
 import numpy as np
 
-from envs.changsha.game import PHASES, ChangshaGame
-from envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
-from envs.hotpath import accelerated
+from cnmahjong.envs.changsha.game import PHASES, ChangshaGame
+from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
+from cnmahjong.envs.hotpath import accelerated
 
 ENCODER = "cs-v0"
 NUM_KINDS = 27
@@ -66,7 +66,7 @@ DECLARED = PHASE + len(PHASES)  # 115
 NUM_CHANNELS = DECLARED + 4  # 119
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
-# Planes are made as uint8 bytes with byte tables (``envs.core.planes``), joined into one
+# Planes are made as uint8 bytes with byte tables (``cnmahjong.envs.core.planes``), joined into one
 # buffer with a single ``bytes.join`` and converted to float32 by one numpy call.
 _R = Rows(NUM_KINDS, 108)
 _ZERO, _ONES, _ONEHOT, _PAD = _R.zero, _R.ones, _R.onehot, _R.pad
@@ -330,4 +330,4 @@ def decode_wall(obs: np.ndarray) -> int:
 
 # The compiled twin of ``Encoder.planes`` (``_planes.pyx``: C loops over the game's count rows,
 # the same bytes), used where it is built and fresh; None runs the pure-Python encoder.
-_compiled_planes = getattr(accelerated("envs.changsha._planes"), "planes", None)
+_compiled_planes = getattr(accelerated("cnmahjong.envs.changsha._planes"), "planes", None)

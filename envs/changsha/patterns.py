@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from envs.changsha.rules import OPENING_PATTERNS, RuleConfig
-from envs.core.checks import bool_arg, int_arg
-from envs.core.shapes import (
+from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
+from cnmahjong.envs.core.checks import bool_arg, int_arg
+from cnmahjong.envs.core.shapes import (
     JIANG_KIND_MASK,
     is_all_triplets,
     is_seven_pairs,
@@ -25,7 +25,7 @@ from envs.core.shapes import (
     standard_shanten_after_draw,
     standard_wait_mask,
 )
-from envs.core.tiles import JIANG_KINDS, NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
+from cnmahjong.envs.core.tiles import JIANG_KINDS, NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
 
 # Meld kinds (面子). Every kong is shown face up in Changsha (§6), but a
 # concealed kong (暗杠) still differs for 全求人 and 豪华将将胡.

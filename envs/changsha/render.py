@@ -7,11 +7,11 @@ and a plain-text fallback (``5p``) side by side.
 
 from __future__ import annotations
 
-from envs.changsha.actions import describe
-from envs.changsha.game import DONE, ChangshaGame
-from envs.core.render import action_lines
-from envs.core.tiles import display as _tiles
-from envs.core.tiles import format, from_counts
+from cnmahjong.envs.changsha.actions import describe
+from cnmahjong.envs.changsha.game import DONE, ChangshaGame
+from cnmahjong.envs.core.render import action_lines
+from cnmahjong.envs.core.tiles import display as _tiles
+from cnmahjong.envs.core.tiles import format, from_counts
 
 
 def render_text(game: ChangshaGame, viewer: int | None = None,

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.core import config
-from envs.core.config import RuleOptions, check, check_bools, is_int
+from cnmahjong.envs.core import config
+from cnmahjong.envs.core.config import RuleOptions, check, check_bools, is_int
 
 OPENING_PATTERNS = ("SIXI", "BANBAN", "QUEYISE", "LIULIUSHUN", "SANTONG", "YIZHIHUA")
 """The opening-hand wins (起手胡) of §3.2, in action-table order."""

@@ -1,18 +1,18 @@
-"""Changsha as a ``Ruleset`` for the batched runner (``envs.vector``) and the trainers."""
+"""Changsha as a ``Ruleset`` for the batched runner (``cnmahjong.envs.vector``) and the trainers."""
 
 from __future__ import annotations
 
-from envs.changsha.actions import NUM_ACTIONS
-from envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
-from envs.changsha.observation import (
+from cnmahjong.envs.changsha.actions import NUM_ACTIONS
+from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
+from cnmahjong.envs.changsha.observation import (
     ENCODER,
     SHAPE,
     Encoder,
     planes_to_float,
 )
-from envs.changsha.render import render_text
-from envs.changsha.rules import as_config
-from envs.core.ruleset import Ruleset
+from cnmahjong.envs.changsha.render import render_text
+from cnmahjong.envs.changsha.rules import as_config
+from cnmahjong.envs.core.ruleset import Ruleset
 
 CHANGSHA = Ruleset(
     name="changsha", as_config=as_config, new_hand=new_hand, encoder=Encoder, encoder_name=ENCODER,

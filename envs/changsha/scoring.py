@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from envs.changsha.rules import RuleConfig
+from cnmahjong.envs.changsha.rules import RuleConfig
 
 NUM_SEATS = 4
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from envs.core.checks import bool_arg, int_arg, seed_arg, sequence_arg
-from envs.core.tiles import COPIES, format, tiles_arg
-from envs.core.wall import Wall, shuffled
+from cnmahjong.envs.core.checks import bool_arg, int_arg, seed_arg, sequence_arg
+from cnmahjong.envs.core.tiles import COPIES, format, tiles_arg
+from cnmahjong.envs.core.wall import Wall, shuffled
 
 NUM_SEATS = 4
 DEALT_TILES = 53

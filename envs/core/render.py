@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from envs.core.tiles import display
+from cnmahjong.envs.core.tiles import display
 
 
 def action_lines(game: Any, last_action: tuple[int, int] | None, describe: Callable[[int], str]) -> list[str]:

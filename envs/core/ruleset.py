@@ -1,7 +1,7 @@
 """``Ruleset``: what a batched or generic runner needs to know of one regional game.
 
 Each ruleset package (``envs/changsha``, later ``envs/hangzhou``) describes
-itself with one ``Ruleset``; ``envs.vector.VectorEnv`` and the trainers take any
+itself with one ``Ruleset``; ``cnmahjong.envs.vector.VectorEnv`` and the trainers take any
 of them, so they hold no ruleset-specific code.
 """
 
@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-RULESETS = {"changsha": "envs.changsha.ruleset:CHANGSHA", "hangzhou": "envs.hangzhou.ruleset:HANGZHOU"}
+RULESETS = {"changsha": "cnmahjong.envs.changsha.ruleset:CHANGSHA",
+            "hangzhou": "cnmahjong.envs.hangzhou.ruleset:HANGZHOU"}
 """Ruleset name -> where its ``Ruleset`` lives (imported on first use)."""
 PRESETS = {"mainstream": "changsha", "classic": "changsha", "hangzhou": "hangzhou"}
 """Every rule preset by name, and the ruleset it belongs to (the CLIs' ``--rules``)."""
@@ -90,8 +91,8 @@ def ruleset_of_rules(rules: Any) -> Ruleset:
             if rules and set(rules) <= set(rs.game.CONFIG.option_names()):
                 return rs
         return get_ruleset("changsha")
-    module = type(rules).__module__.split(".")
-    if len(module) > 1 and module[1] in RULESETS:
-        return get_ruleset(module[1])
+    package = next((part for part in type(rules).__module__.split(".") if part in RULESETS), None)
+    if package is not None:  # a config object of cnmahjong.envs.<ruleset>.rules
+        return get_ruleset(package)
     raise TypeError(f"rules must be a preset name {sorted(PRESETS)}, a RuleConfig or a dict, "
                     f"got {type(rules).__name__}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 
-from envs.core.checks import sequence_arg
+from cnmahjong.envs.core.checks import sequence_arg
 
 NUM_SUITED_KINDS = 27
 """Kinds of Changsha mahjong (three suits, ranks 1–9)."""

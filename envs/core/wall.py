@@ -16,7 +16,7 @@ import struct
 from collections.abc import Sequence
 from functools import cache
 
-from envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
+from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
 
 WALL_SIZE = 108
 """Changsha's wall: 27 kinds × 4."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from envs.core.shapes import standard_shanten_honours
+from cnmahjong.envs.core.shapes import standard_shanten_honours
 
 SUIT_LEN = 9
 HONOURS = 7

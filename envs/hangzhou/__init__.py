@@ -1,6 +1,6 @@
 """Hangzhou mahjong (杭州麻将): rules core, engine and the PettingZoo environment.
 
-``from envs.hangzhou import env, raw_env`` gives the AEC environment
+``from cnmahjong.envs.hangzhou import env, raw_env`` gives the AEC environment
 ``hangzhou_mahjong_v0``. The engine modules (``rules``, ``patterns``, ``scoring``,
 ``game``) import no RL library and work without PettingZoo installed.
 """
@@ -8,6 +8,6 @@
 import contextlib
 
 with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
-    from envs.hangzhou.env import env, raw_env
+    from cnmahjong.envs.hangzhou.env import env, raw_env
 
 __all__ = ["env", "raw_env"]

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from envs.core.tiles import name as tile_name
+from cnmahjong.envs.core.tiles import name as tile_name
 
 NUM_ACTIONS = 75
 

@@ -1,7 +1,7 @@
 """PettingZoo AEC environment ``hangzhou_mahjong_v0`` on the Hangzhou engine.
 
 ```python
-from envs.hangzhou import env
+from cnmahjong.envs.hangzhou import env
 table = env(rules={"liability": True})         # "hangzhou", a RuleConfig or a dict of options
 table.reset(seed=0)
 for seat in table.agent_iter():
@@ -16,7 +16,7 @@ Observations: ``{"observation": float32 (145, 34), "action_mask": int8 (75,)}`` 
 seat's concealed kong shows as a count, its tile only once revealed. Rewards are the
 settlement of ``scoring.py`` (承包 included) reaching every seat; the protocol (masks,
 infos, scenarios, matches with the §5 streak rule, ``defer_early_payments``) is the one
-``envs.aec`` gives every ruleset. A scenario takes ``hands``, ``wall`` (``wall[0]`` the
+``cnmahjong.envs.aec`` gives every ruleset. A scenario takes ``hands``, ``wall`` (``wall[0]`` the
 indicator), ``dealer`` and ``streak``.
 """
 
@@ -26,8 +26,8 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from envs.aec import MahjongAECEnv, register, wrap
-from envs.hangzhou.ruleset import HANGZHOU
+from cnmahjong.envs.aec import MahjongAECEnv, wrap
+from cnmahjong.envs.hangzhou.ruleset import HANGZHOU
 
 ENV_ID = "hangzhou_mahjong_v0"
 
@@ -42,6 +42,3 @@ class raw_env(MahjongAECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     RULESET = HANGZHOU
     metadata = {"name": ENV_ID, "render_modes": ["human", "ansi"], "is_parallelizable": False}
-
-
-register(ENV_ID, "envs.hangzhou.env:env")

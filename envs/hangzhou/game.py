@@ -1,7 +1,7 @@
 """``HangzhouGame``: one hand of Hangzhou mahjong as a state machine (rules §1–§6).
 
 The decision protocol, blind claim windows, deal, event log with verified
-replay and the match loop are ``envs.core.engine``'s (shared with Changsha);
+replay and the match loop are ``cnmahjong.envs.core.engine``'s (shared with Changsha);
 this module holds Hangzhou's rules:
 
 - after the deal the next head tile is turned up as the indicator; its three
@@ -29,15 +29,15 @@ from dataclasses import dataclass, replace
 from itertools import compress
 from typing import Any
 
-from envs.core import engine
-from envs.core.checks import int_arg
-from envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, Window
-from envs.core.tiles import NUM_KINDS
-from envs.core.wall import HONOURS_WALL_SIZE, Wall
-from envs.hangzhou import actions as A
-from envs.hangzhou.patterns import baotou_counts, best_reading_counts, chi_runs, natural_kind, win_counts
-from envs.hangzhou.rules import RuleConfig
-from envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
+from cnmahjong.envs.core import engine
+from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, Window
+from cnmahjong.envs.core.tiles import NUM_KINDS
+from cnmahjong.envs.core.wall import HONOURS_WALL_SIZE, Wall
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.patterns import baotou_counts, best_reading_counts, chi_runs, natural_kind, win_counts
+from cnmahjong.envs.hangzhou.rules import RuleConfig
+from cnmahjong.envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
 
 __all__ = ["HangzhouGame", "HangzhouMatch", "HandResult", "HzMeld", "new_hand"]
 

@@ -38,10 +38,10 @@ from operator import itemgetter
 
 import numpy as np
 
-from envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, offsets, split_public_log, therm4
-from envs.core.tiles import COPIES, NUM_KINDS
-from envs.hangzhou.game import PHASES, HangzhouGame
-from envs.hangzhou.patterns import WHITE
+from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, offsets, split_public_log, therm4
+from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
+from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
+from cnmahjong.envs.hangzhou.patterns import WHITE
 
 ENCODER = "hz-v0"
 RECENT = 6

@@ -10,7 +10,7 @@ turned-up indicator kind ``K`` decides the rest (§1):
   nothing substitutes.
 
 ``natural(counts, K)`` turns physical counts into the natural counts and the
-number of 财神 that ``envs.core.wild`` analyses; the public functions below take
+number of 财神 that ``cnmahjong.envs.core.wild`` analyses; the public functions below take
 tile text or kinds, the ``*_counts`` forms take count vectors (the engine's).
 """
 
@@ -20,11 +20,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from envs.core import wild
-from envs.core.checks import bool_arg
-from envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format, parse
-from envs.hangzhou import actions as A
-from envs.hangzhou.scoring import exponent
+from cnmahjong.envs.core import wild
+from cnmahjong.envs.core.checks import bool_arg
+from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format, parse
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.scoring import exponent
 
 WHITE = 33
 """白板 (7z), the stand-in for the indicator kind (§1)."""

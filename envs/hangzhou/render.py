@@ -7,11 +7,11 @@ is over), wall size, dealer streak and the last action, Unicode tiles beside the
 
 from __future__ import annotations
 
-from envs.core.engine import DONE
-from envs.core.render import action_lines
-from envs.core.tiles import display, format, from_counts
-from envs.hangzhou.actions import describe
-from envs.hangzhou.game import HangzhouGame
+from cnmahjong.envs.core.engine import DONE
+from cnmahjong.envs.core.render import action_lines
+from cnmahjong.envs.core.tiles import display, format, from_counts
+from cnmahjong.envs.hangzhou.actions import describe
+from cnmahjong.envs.hangzhou.game import HangzhouGame
 
 
 def render_text(game: HangzhouGame, viewer: int | None = None,

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.core import config
-from envs.core.config import RuleOptions, check_bools
+from cnmahjong.envs.core import config
+from cnmahjong.envs.core.config import RuleOptions, check_bools
 
 PRESETS = ("hangzhou",)
 

@@ -1,13 +1,13 @@
-"""Hangzhou as a ``Ruleset`` for the shared AEC env, ``envs.vector`` and the trainers."""
+"""Hangzhou as a ``Ruleset`` for the shared AEC env, ``cnmahjong.envs.vector`` and the trainers."""
 
 from __future__ import annotations
 
-from envs.core.ruleset import Ruleset
-from envs.hangzhou.actions import NUM_ACTIONS
-from envs.hangzhou.game import HangzhouGame, HangzhouMatch, new_hand
-from envs.hangzhou.observation import ENCODER, SHAPE, Encoder, planes_to_float
-from envs.hangzhou.render import render_text
-from envs.hangzhou.rules import as_config
+from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.hangzhou.actions import NUM_ACTIONS
+from cnmahjong.envs.hangzhou.game import HangzhouGame, HangzhouMatch, new_hand
+from cnmahjong.envs.hangzhou.observation import ENCODER, SHAPE, Encoder, planes_to_float
+from cnmahjong.envs.hangzhou.render import render_text
+from cnmahjong.envs.hangzhou.rules import as_config
 
 HANGZHOU = Ruleset(
     name="hangzhou", as_config=as_config, new_hand=new_hand, encoder=Encoder, encoder_name=ENCODER,

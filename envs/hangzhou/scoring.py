@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.core.checks import bool_arg, int_arg, sequence_arg
+from cnmahjong.envs.core.checks import bool_arg, int_arg, sequence_arg
 
 LEVELS = (1, 2, 3)
 """Dealer streak levels (§5): 1 平庄, 2 二连庄, 3 三连庄 or more."""

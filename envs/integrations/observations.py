@@ -1,8 +1,8 @@
 """``ObservationOptions``: the env's observations as a library expects them.
 
 ```python
-from envs.changsha import env
-from envs.integrations.observations import ObservationOptions
+from cnmahjong.envs.changsha import env
+from cnmahjong.envs.integrations.observations import ObservationOptions
 e = ObservationOptions(env(), flat=True, dtype="uint8", obs_key="observations")
 # observe(agent) -> {"observations": uint8 (3213,), "action_mask": int8 (99,)}
 ```

@@ -4,7 +4,7 @@
 import ray
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.callbacks.callbacks import RLlibCallback
-from envs.integrations.rllib import ENV_NAME, ppo_config, register_env
+from cnmahjong.envs.integrations.rllib import ENV_NAME, ppo_config, register_env
 ray.init(num_cpus=2, include_dashboard=False)
 register_env()
 algo = ppo_config(num_env_runners=2).build_algo()
@@ -43,10 +43,10 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env as _register
 
-from agents.torch_policy import ActorCritic, save_actor_critic
-from envs.aec import aec_env
-from envs.core.ruleset import ruleset_of_rules
-from envs.integrations.observations import ObservationOptions
+from cnmahjong.agents.torch_policy import ActorCritic, save_actor_critic
+from cnmahjong.envs.aec import aec_env
+from cnmahjong.envs.core.ruleset import ruleset_of_rules
+from cnmahjong.envs.integrations.observations import ObservationOptions
 
 ENV_NAME = "changsha_mahjong_v0"
 POLICY = "shared"

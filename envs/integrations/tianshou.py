@@ -29,8 +29,8 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
-from agents.torch_policy import ActorCritic, save_actor_critic
-from envs.wrappers import SingleAgentEnv
+from cnmahjong.agents.torch_policy import ActorCritic, save_actor_critic
+from cnmahjong.envs.wrappers import SingleAgentEnv
 
 
 class QNet(nn.Module):

@@ -1,0 +1,38 @@
+"""The console scripts (``pyproject.toml``'s ``[project.scripts]``), each the ``python -m`` tool
+of the same name: ``cnmahjong-train`` is ``python -m cnmahjong.training.train``, and so on."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+
+def _run(module: str) -> int:
+    """Run ``module``'s ``main()`` on ``sys.argv``; its return value is a result, not an exit code."""
+    importlib.import_module(module).main(sys.argv[1:])
+    return 0
+
+
+def train() -> int:
+    """``cnmahjong-train --config selfplay_ppo [--set KEY=VALUE]``"""
+    return _run("cnmahjong.training.train")
+
+
+def arena() -> int:
+    """``cnmahjong-arena --policies pretrained greedy greedy greedy --deals 500``"""
+    return _run("cnmahjong.training.evaluate")
+
+
+def replay() -> int:
+    """``cnmahjong-replay EVENTS.json -o hand.html``"""
+    return _run("cnmahjong.training.replay")
+
+
+def play() -> int:
+    """``cnmahjong-play --opponents greedy greedy pretrained``"""
+    return _run("cnmahjong.training.play")
+
+
+def bench() -> int:
+    """``cnmahjong-bench``"""
+    return _run("cnmahjong.training.bench")

@@ -1,0 +1,202 @@
+"""The compiled hot path, built by the build backend (setuptools ``ext_modules`` through Cython).
+
+Everything else about the package is declared in ``pyproject.toml``; this file adds the
+extension modules. ``pip install .``, ``pip install -e .`` and ``pip wheel .`` all build them:
+the modules of ``envs/hotpath.py``'s ``MODULES`` compiled unchanged, and the ``cs-v0`` twin
+``envs/changsha/_planes.pyx``. The extensions are optional: where a C compiler is missing or
+fails, the build says so and goes on, and the package runs as pure Python.
+
+What Cython compiles is each source with its function annotations blanked out (same lines and
+columns, so tracebacks name the real line): Cython reads some annotations as types even with
+``annotation_typing=False`` (a float passed for an ``int`` argument is coerced; cython#7994),
+which would let the compiled path accept what the pure one rejects. With no annotation to read
+and no type inference, every value stays a Python object and both paths behave alike. The
+blanked copies live in ``build/stripped`` and are rewritten only when their source changed, so
+Cython's and setuptools' own timestamp checks rebuild exactly what is stale.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+STRIPPED = ROOT / "build" / "stripped"
+DIRECTIVES = {
+    "language_level": 3,
+    "annotation_typing": False,  # annotations are documentation, never C or exact types
+    "infer_types": False,  # no inferred variable types either (they coerce, e.g. a float to an int)
+    "binding": True,  # functions keep signatures and introspection
+}
+PACKAGE_DIRS = {"cnmahjong.envs": "envs"}
+"""Where an extension's package lives in the repository (``pyproject.toml``'s package-dir)."""
+
+
+def hot_modules() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(MODULES, ACCELERATED)`` of ``envs/hotpath.py``, read without importing the package."""
+    tree = ast.parse((ROOT / "envs" / "hotpath.py").read_text(encoding="utf-8"))
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in ("MODULES", "ACCELERATED"):
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+    return found["MODULES"], found["ACCELERATED"]
+
+
+def source_of(module: str, twin: bool) -> Path:
+    """The repository file of a hot module (``cnmahjong.envs.core.tiles`` -> ``envs/core/tiles.py``)."""
+    for package, folder in PACKAGE_DIRS.items():
+        if module.startswith(package + "."):
+            rel = module[len(package) + 1:].split(".")
+            return ROOT.joinpath(folder, *rel).with_suffix(".pyx" if twin else ".py")
+    raise ValueError(f"{module} is outside {sorted(PACKAGE_DIRS)}")
+
+
+def strip_annotations(source: str) -> str:
+    """``source`` with every function's argument and return annotations, and every annotated
+    assignment inside a function, blanked with spaces (lines and columns unchanged). Class
+    bodies keep theirs (dataclasses read them)."""
+    data = bytearray(source.encode())  # ast columns count UTF-8 bytes
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
+
+    def at(line: int, col: int) -> int:
+        return starts[line - 1] + col
+
+    def blank(a: int, b: int) -> None:
+        """Spaces over data[a:b]; a line break inside goes on after a backslash (the annotation's
+        brackets that held it together are gone)."""
+        for i in range(a, b):
+            if data[i] == 10:
+                if i > a:
+                    data[i - 1] = 92
+            elif data[i] != 13 and not (data[i] == 92 and i + 1 < b and data[i + 1] == 10):
+                data[i] = 32
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                a = child.args
+                for arg in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
+                    if arg is not None and arg.annotation is not None:
+                        blank(at(arg.lineno, arg.col_offset) + len(arg.arg.encode()),
+                              at(arg.end_lineno, arg.end_col_offset))
+                if child.returns is not None:
+                    r = child.returns
+                    blank(data.rindex(b"->", 0, at(r.lineno, r.col_offset)), at(r.end_lineno, r.end_col_offset))
+                visit(child, True)
+            elif isinstance(child, ast.ClassDef):
+                visit(child, False)
+            elif isinstance(child, ast.AnnAssign) and in_function:
+                end = at(child.annotation.end_lineno, child.annotation.end_col_offset)
+                if child.value is None:  # a bare declaration does nothing at run time
+                    start = at(child.lineno, child.col_offset)
+                    blank(start, end)
+                    data[start:start + 4] = b"pass"
+                else:  # "x: T = v" -> "x    = v"
+                    blank(at(child.target.end_lineno, child.target.end_col_offset), end)
+            else:
+                visit(child, in_function)
+
+    visit(ast.parse(source), False)
+    out = data.decode()
+    ast.parse(out)  # still valid Python
+    return out
+
+
+def stage(module: str, twin: bool) -> str:
+    """Write what Cython compiles for ``module`` under ``STRIPPED`` (only when it changed, so that
+    timestamps skip unchanged modules); its path relative to ``STRIPPED``."""
+    source = source_of(module, twin)
+    rel = source.relative_to(ROOT)
+    target = STRIPPED / rel
+    text = source.read_text(encoding="utf-8")
+    if not twin:  # a .pyx twin is Cython code: its types are meant
+        text = strip_annotations(text)
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return str(rel)
+
+
+NO_EXTENSIONS = "CNMAHJONG_NO_EXTENSIONS"
+"""Environment variable: 1 builds no extension at all (a pure-Python package, as without a compiler)."""
+
+
+def extensions_wanted(environ=os.environ) -> bool:
+    value = environ.get(NO_EXTENSIONS, "")
+    if value not in ("", "0", "1"):
+        raise ValueError(f"{NO_EXTENSIONS} must be 1 or 0 (or unset), got {value!r}")
+    return value != "1"
+
+
+class OptionalBuildExt(build_ext):
+    """Cythonize the staged sources, then compile them; a module that fails to compile (no C
+    compiler, no Python headers) is left out with a message, and runs as pure Python."""
+
+    def finalize_options(self) -> None:
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+        self.distribution.ext_modules = self._cythonized()  # before the base class reads them
+        super().finalize_options()
+
+    def _cythonized(self) -> list[Extension]:
+        """The hot modules' extensions, their staged sources turned into C (none without Cython)."""
+        if not extensions_wanted():
+            self._skip(f"{NO_EXTENSIONS}=1")
+            return []
+        try:
+            from Cython.Build import cythonize
+        except ImportError:
+            self._skip("Cython is not installed")
+            return []
+        modules, twins = hot_modules()
+        named = [(m, False) for m in modules] + [(m, True) for m in twins]
+        staged = [Extension(m, [stage(m, twin)]) for m, twin in named]
+        here = os.getcwd()
+        os.chdir(STRIPPED)  # the C files name the sources by their repository paths, as tracebacks show
+        try:
+            out = cythonize(staged, compiler_directives=DIRECTIVES, quiet=True,
+                            build_dir=str(ROOT / "build" / "cython"), nthreads=int(self.parallel or 1))
+        finally:
+            os.chdir(here)
+        for ext in out:
+            ext.sources = [s if os.path.isabs(s) else str(STRIPPED / s) for s in ext.sources]
+        return out
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as e:  # noqa: BLE001 - any compiler failure leaves the pure package
+            self._skip(f"{type(e).__name__}: {e}")
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as e:  # noqa: BLE001
+            self._skip(f"{ext.name}: {type(e).__name__}: {e}")
+
+    def copy_extensions_to_source(self) -> None:
+        """In place (editable installs): only the extensions that were built."""
+        built = [e for e in self.extensions
+                 if os.path.exists(os.path.join(self.build_lib, self.get_ext_filename(self.get_ext_fullname(e.name))))]
+        self.extensions, every = built, self.extensions
+        try:
+            super().copy_extensions_to_source()
+        finally:
+            self.extensions = every
+
+    def _skip(self, why: str) -> None:
+        print(f"*** cnmahjong: compiled hot path not built ({why}); the engine runs as pure Python ***",
+              file=sys.stderr)
+
+
+if __name__ == "__main__":
+    modules, twins = hot_modules()
+    # the sources named here are what an sdist ships; build_ext compiles their staged copies
+    setup(ext_modules=[Extension(m, [str(source_of(m, t).relative_to(ROOT))])
+                       for m, t in [(m, False) for m in modules] + [(m, True) for m in twins]],
+          cmdclass={"build_ext": OptionalBuildExt})
