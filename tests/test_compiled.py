@@ -168,3 +168,22 @@ def f(a: int, *rest: float, key: "tuple[int, ...]" = (),
     exec(compile(out, "stripped", "exec"), namespace)
     assert namespace["f"](1, 2.0, 3.0) == [1, 2]
     assert namespace["Meld"]("peng").tiles == ()
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_build_succeeds_pure(tmp_path) -> None:
+    """The extensions are optional: with a compiler that always fails the wheel still builds, says
+    why, and holds every source and no extension module (so its package runs as pure Python)."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".venv", ".git", "build", "dist", "runs", "*.so",
+                                                             "__pycache__", ".hypothesis", "*.egg-info"))
+    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+                          "-w", str(tmp_path / "dist"), str(src)], capture_output=True, text=True,
+                         env=dict(os.environ, CC="/bin/false"))
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "compiled hot path not built (cnmahjong.envs.core.tiles: CompileError" in run.stdout + run.stderr
+    wheel = next((tmp_path / "dist").glob("cnmahjong-*.whl"))
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "cnmahjong/envs/core/tiles.py" in names and not [n for n in names if n.endswith(".so")]

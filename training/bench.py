@@ -203,7 +203,8 @@ def installed_vector_rate(python: str, min_time: float) -> float:
     code = ("import cnmahjong; assert cnmahjong.COMPILED, 'the installed package is not compiled'; "
             f"from cnmahjong.training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CNMAHJONG_PURE")}
-    out = subprocess.run([python, "-c", code], env=env, cwd="/", check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([os.path.abspath(python), "-c", code], env=env, cwd="/", check=True, capture_output=True,
+                         text=True).stdout
     return float(out.split()[-1])
 
 
