@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """``cs-v0`` planes written by C loops: the compiled twin of ``observation.Encoder.planes``.
 
-Built by ``python -m cnmahjong.envs.compile`` where a C compiler exists; ``observation.Encoder`` uses it
-then and its own incremental pure-Python encoder otherwise (``CNMAHJONG_PURE=1``, a stale or
-missing build). It reads every count row from the game at each call (no state to keep): the
+Built by the build backend (``setup.py``) where a C compiler exists; ``observation.Encoder`` uses
+it then and its own incremental pure-Python encoder otherwise (``CNMAHJONG_PURE=1``, or no
+build). It reads every count row from the game at each call (no state to keep): the
 layout constants come from ``cnmahjong.envs.changsha.observation``, the meaning of each channel is in
 its module docstring, and ``tests/test_compiled.py`` checks both give the same bytes at every
 step of 20,000 hands.

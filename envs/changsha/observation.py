@@ -329,5 +329,5 @@ def decode_wall(obs: np.ndarray) -> int:
 
 
 # The compiled twin of ``Encoder.planes`` (``_planes.pyx``: C loops over the game's count rows,
-# the same bytes), used where it is built and fresh; None runs the pure-Python encoder.
+# the same bytes), used where it is built; None runs the pure-Python encoder.
 _compiled_planes = getattr(accelerated("cnmahjong.envs.changsha._planes"), "planes", None)
