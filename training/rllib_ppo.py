@@ -34,7 +34,9 @@ def train(cfg: dict[str, Any]) -> Path:
     if cfg["address"]:
         ray.init(address=cfg["address"])
     else:
-        ray.init(num_cpus=cfg["num_cpus"], include_dashboard=False)
+        # a Ray of its own on this machine: every process on loopback (Ray otherwise binds to the
+        # host's interface address)
+        ray.init(num_cpus=cfg["num_cpus"], include_dashboard=False, _node_ip_address="127.0.0.1")
     register_env()
     config = ppo_config(
         num_env_runners=cfg["num_env_runners"],

@@ -5,7 +5,7 @@ import ray
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from cnmahjong.envs.integrations.rllib import ENV_NAME, ppo_config, register_env
-ray.init(num_cpus=2, include_dashboard=False)
+ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1")  # one machine, loopback only
 register_env()
 algo = ppo_config(num_env_runners=2).build_algo()
 print(algo.train()["env_runners"]["episode_return_mean"])
