@@ -202,19 +202,19 @@ class VectorEnv:
         """``hands(t)``, checked: a game of this ruleset not already at another table, or None.
         A bad answer leaves the env needing ``reset()`` (other tables may have stepped)."""
         game = self._hands(t)
-        problem = None
-        if game is not None and not isinstance(game, self.ruleset.game):
+        if game is None:  # this table stops
+            return None
+        other = next((u for u, g in enumerate(self.games) if g is game and u != t), None)
+        if not isinstance(game, self.ruleset.game):
             problem = f"returned {type(game).__name__}: allowed a {self.ruleset.game.__name__} or None"
-        elif game is not None and game.done:
+        elif game.done:
             problem = "returned a finished game"
-        elif game is not None:
-            other = next((u for u, g in enumerate(self.games) if g is game and u != t), None)
-            if other is not None:
-                problem = f"returned the game object already played at table {other}: each table needs its own game"
-        if problem is not None:
-            self.games = []
-            raise ValueError(f"hands({t}) {problem}. The VectorEnv needs reset() now.")
-        return game
+        elif other is not None:
+            problem = f"returned the game object already played at table {other}: each table needs its own game"
+        else:
+            return game
+        self.games = []
+        raise ValueError(f"hands({t}) {problem}. The VectorEnv needs reset() now.")
 
     def _credit(self, t: int, game: Any) -> None:
         paid = self._paid[t]
