@@ -182,30 +182,31 @@ def instructions_per_decision(pure: bool, steps: int = 150) -> float:
     return (totals[1] - totals[0]) / decisions
 
 
+def _vector_rate_in(python: str, min_time: float, env: dict[str, str], cwd: str | None = None,
+                    prelude: str = "") -> float:
+    """``vector_rate`` (uint8) measured in a process of its own: ``python`` with ``env``."""
+    import subprocess
+
+    code = f"{prelude}from cnmahjong.training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))"
+    out = subprocess.run([python, "-c", code], env=env, cwd=cwd, check=True, capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
 def pure_vector_rate(min_time: float) -> float:
     """``vector_rate`` (uint8) in a process that imports every hot module from its pure-Python source."""
-    import subprocess
     import sys
 
     from cnmahjong.envs.hotpath import PURE_ENV
 
-    code = f"from cnmahjong.training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))"
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **{PURE_ENV: "1"}),
-                         check=True, capture_output=True, text=True).stdout
-    return float(out.split()[-1])
+    return _vector_rate_in(sys.executable, min_time, dict(os.environ, **{PURE_ENV: "1"}))
 
 
 def installed_vector_rate(python: str, min_time: float) -> float:
     """``vector_rate`` (uint8) in another interpreter, e.g. a fresh venv with the wheel installed,
     run from ``/`` so that it imports the installed package, not this checkout."""
-    import subprocess
-
-    code = ("import cnmahjong; assert cnmahjong.COMPILED, 'the installed package is not compiled'; "
-            f"from cnmahjong.training.bench import vector_rate; print(vector_rate({min_time!r}, 'uint8'))")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CNMAHJONG_PURE")}
-    out = subprocess.run([os.path.abspath(python), "-c", code], env=env, cwd="/", check=True, capture_output=True,
-                         text=True).stdout
-    return float(out.split()[-1])
+    check = "import cnmahjong; assert cnmahjong.COMPILED, 'the installed package is not compiled'; "
+    return _vector_rate_in(os.path.abspath(python), min_time, env, cwd="/", prelude=check)
 
 
 def trainer_rates(minutes: float) -> dict[str, float]:
