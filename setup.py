@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -33,13 +34,14 @@ DIRECTIVES = {
     "infer_types": False,  # no inferred variable types either (they coerce, e.g. a float to an int)
     "binding": True,  # functions keep signatures and introspection
 }
-PACKAGE_DIRS = {"cnmahjong.envs": "envs"}
-"""Where an extension's package lives in the repository (``pyproject.toml``'s package-dir)."""
+PACKAGE_DIRS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+    "tool"]["setuptools"]["package-dir"]
+"""Where each package lives in the repository (``pyproject.toml``'s package-dir, the one copy)."""
 
 
 def hot_modules() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(MODULES, ACCELERATED)`` of ``envs/hotpath.py``, read without importing the package."""
-    tree = ast.parse((ROOT / "envs" / "hotpath.py").read_text(encoding="utf-8"))
+    tree = ast.parse(source_of("cnmahjong.envs.hotpath", False).read_text(encoding="utf-8"))
     found = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in ("MODULES", "ACCELERATED"):
@@ -49,11 +51,12 @@ def hot_modules() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def source_of(module: str, twin: bool) -> Path:
     """The repository file of a hot module (``cnmahjong.envs.core.tiles`` -> ``envs/core/tiles.py``)."""
-    for package, folder in PACKAGE_DIRS.items():
-        if module.startswith(package + "."):
-            rel = module[len(package) + 1:].split(".")
-            return ROOT.joinpath(folder, *rel).with_suffix(".pyx" if twin else ".py")
-    raise ValueError(f"{module} is outside {sorted(PACKAGE_DIRS)}")
+    inside = [p for p in PACKAGE_DIRS if module.startswith(p + ".")]
+    if not inside:
+        raise ValueError(f"{module} is outside {sorted(PACKAGE_DIRS)}")
+    package = max(inside, key=len)  # the innermost mapped package
+    rel = module[len(package) + 1:].split(".")
+    return ROOT.joinpath(PACKAGE_DIRS[package], *rel).with_suffix(".pyx" if twin else ".py")
 
 
 def strip_annotations(source: str) -> str:
