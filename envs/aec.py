@@ -14,9 +14,17 @@
   never decides): libraries that drop a reward given before an agent's first action (RLlib
   keeps it as a "hanging" reward that is never trained on) lose nothing.
 - ``action_space(agent).sample()`` without a mask draws a legal action of that agent now.
-- ``infos[agent]`` is ``{"phase": str}`` at every step, one fixed layout;
-  ``result_in_infos=True`` adds a ``"result"`` key: ``""`` until the end, then the result
-  (and a match's scores) as a JSON string.
+- ``infos[agent]`` is ``{"phase": int}`` at every step, one fixed layout of numbers only (TorchRL
+  and every library that stacks infos into tensors): the phase's index in ``env.phase_names``
+  (the ruleset's ``game.PHASES``). ``infos="text"`` gives ``{"phase": str}`` instead, and then
+  ``result_in_infos=True`` adds a ``"result"`` key: ``""`` until the end, then the result (and a
+  match's scores) as a JSON string.
+- ``box=True``: the observation is the ``Box`` of planes alone and the mask travels in
+  ``infos[agent]["action_mask"]`` (PettingZoo's other convention; SuperSuit's observation
+  wrappers take only a ``Box``).
+- ``state()`` / ``state_space``: the whole table from nobody's point of view, for centralised
+  critics (``cnmahjong.envs.core.state``: every seat's observation, the wall in order, the
+  dice ahead); it never enters an observation.
 - An illegal action raises ``IllegalActionError``: never a silent pass.
 - ``hands_per_episode=N`` plays a match of N hands with the ruleset's dealer rule.
 - ``reset(options={"scenario": {...}})`` starts from a scenario as the game's
@@ -37,6 +45,7 @@ from pettingzoo.utils import wrappers
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 from cnmahjong.envs.core.engine import NUM_SEATS, IllegalActionError
 from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.core.state import state_layout
 from cnmahjong.envs.spaces import LegalDiscrete
 
 
@@ -57,7 +66,8 @@ class MahjongAECEnv(AECEnv):
     def __init__(self, rules: Any = None,
                  render_mode: str | None = None, reward_scale: float = 1.0,
                  auto_single_actions: bool = True, hands_per_episode: int = 1,
-                 defer_early_payments: bool = True, result_in_infos: bool = False) -> None:
+                 defer_early_payments: bool = True, result_in_infos: bool = False,
+                 infos: str = "numeric", box: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
@@ -66,6 +76,13 @@ class MahjongAECEnv(AECEnv):
         self.auto_single_actions = bool_arg(auto_single_actions, "auto_single_actions")
         self.defer_early_payments = bool_arg(defer_early_payments, "defer_early_payments")
         self.result_in_infos = bool_arg(result_in_infos, "result_in_infos")
+        if infos not in INFO_FORMATS:
+            raise ValueError(f"infos={infos!r}: allowed {INFO_FORMATS}")
+        if self.result_in_infos and infos != "text":
+            raise ValueError("result_in_infos=True adds the result as a JSON string: pass infos='text' with it "
+                             "(the default infos='numeric' holds numbers only)")
+        self.info_format = infos
+        self.box = bool_arg(box, "box")
         rs = self.RULESET
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
         self.render_mode = render_mode
@@ -75,16 +92,22 @@ class MahjongAECEnv(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: LegalDiscrete(rs.num_actions, _MaskOf(self, i))
                               for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, rs.shape, dtype=np.float32),
+        planes = spaces.Box(0.0, 1.0, rs.shape, dtype=np.float32)
+        obs_space = planes if self.box else spaces.Dict({
+            "observation": planes,
             "action_mask": spaces.Box(0, 1, (rs.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.phase_names: tuple[str, ...] = rs.game.PHASES
+        """``infos[agent]["phase"]`` (numeric infos) is an index into this table."""
+        self._phase_code = {p: i for i, p in enumerate(self.phase_names)}
+        self._state = state_layout(rs)
+        self.state_space = spaces.Box(0.0, 1.0, self._state.shape, dtype=np.float32)
         self.game: Any = None
         self.match: Any = None
         self._seed_rng = np.random.default_rng()
         self.last_action: tuple[int, int] | None = None
-        self._phase_infos: dict[str, dict[str, dict[str, str]]] = {}
+        self._phase_infos: dict[str, dict[str, dict[str, Any]]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -193,24 +216,51 @@ class MahjongAECEnv(AECEnv):
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[next(iter(game.pending))]
-            # infos: {"phase": ...} per agent, one mapping per phase made once per env (the
-            # agents' dicts are shared between steps of one phase, as PettingZoo's classic envs do)
-            infos = self._phase_infos.get(game.phase)
-            if infos is None:
-                extra = {"result": ""} if self.result_in_infos else {}
-                infos = self._phase_infos[game.phase] = {a: {"phase": game.phase, **extra}
-                                                         for a in self.possible_agents}
-            self.infos = infos
+            self.infos = self._masked_infos(game.phase) if self.box else self._shared_infos(game.phase)
 
-    def _final_infos(self) -> dict[str, dict[str, str]]:
-        """``{"phase": "done"}`` per agent, with the result as JSON when ``result_in_infos``."""
-        if not self.result_in_infos:
-            return {a: {"phase": "done"} for a in self.agents}
-        result = self.game.result.to_dict() if self.game.result is not None else {}
-        if self.match is not None:
-            result["scores"] = list(self.match.scores)
-        text = json.dumps(result, ensure_ascii=False)
-        return {a: {"phase": "done", "result": text} for a in self.agents}
+    def _phase_value(self, phase: str) -> int | str:
+        return phase if self.info_format == "text" else self._phase_code[phase]
+
+    def _shared_infos(self, phase: str) -> dict[str, dict[str, Any]]:
+        """``{"phase": ...}`` per agent: one mapping per phase, made once per env (the agents' dicts
+        are shared between steps of one phase, as PettingZoo's classic envs do)."""
+        infos = self._phase_infos.get(phase)
+        if infos is None:
+            extra = {"result": ""} if self.result_in_infos else {}
+            value = self._phase_value(phase)
+            infos = self._phase_infos[phase] = {a: {"phase": value, **extra} for a in self.possible_agents}
+        return infos
+
+    def _masked_infos(self, phase: str) -> dict[str, dict[str, Any]]:
+        """``box=True``: each agent's own mask beside the phase, made anew at every step."""
+        value = self._phase_value(phase)
+        infos = {a: {"phase": value, "action_mask": self._mask(i)} for i, a in enumerate(self.possible_agents)}
+        if self.result_in_infos:
+            for info in infos.values():
+                info["result"] = ""
+        return infos
+
+    def _mask(self, seat: int) -> np.ndarray:
+        if self.game is None:
+            return np.zeros(self.RULESET.num_actions, dtype=np.int8)
+        return np.frombuffer(self.game.legal_mask(seat), dtype=np.int8)
+
+    def _final_infos(self) -> dict[str, dict[str, Any]]:
+        """The phase ``done`` per agent (with a zero mask when ``box``), and the result as JSON
+        when ``result_in_infos``."""
+        done = self._phase_value("done")
+        infos: dict[str, dict[str, Any]] = {a: {"phase": done} for a in self.agents}
+        if self.box:
+            for i, a in enumerate(self.agents):
+                infos[a]["action_mask"] = self._mask(i)
+        if self.result_in_infos:
+            result = self.game.result.to_dict() if self.game.result is not None else {}
+            if self.match is not None:
+                result["scores"] = list(self.match.scores)
+            text = json.dumps(result, ensure_ascii=False)
+            for info in infos.values():
+                info["result"] = text
+        return infos
 
     def _release_held(self, seats: Any) -> None:
         """Credit the payments held back for ``seats`` (their first decision, or the end)."""
@@ -250,13 +300,24 @@ class MahjongAECEnv(AECEnv):
         self._accumulate_rewards()
 
     # ----------------------------------------------------------- observation
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         seat = self.agent_name_mapping[agent]
         if self.game is None:
-            return {"observation": np.zeros(self.RULESET.shape, dtype=np.float32),
-                    "action_mask": np.zeros(self.RULESET.num_actions, dtype=np.int8)}
-        return {"observation": self._encode(self.game, seat),
-                "action_mask": np.frombuffer(self.game.legal_mask(seat), dtype=np.int8)}
+            planes = np.zeros(self.RULESET.shape, dtype=np.float32)
+        else:
+            planes = self._encode(self.game, seat)
+        if self.box:
+            return planes
+        return {"observation": planes, "action_mask": self._mask(seat)}
+
+    def state(self) -> np.ndarray:
+        """The global state (``state_space``): every seat's observation, the wall in order and the
+        dice ahead, float32 planes (channel table in ``cnmahjong.envs.core.state``)."""
+        layout = self._state
+        if self.game is None:
+            return np.zeros(layout.shape, dtype=np.float32)
+        u8 = np.frombuffer(layout.planes(self.game, self._encode), dtype=np.uint8).reshape(layout.shape)
+        return layout.to_float(u8)
 
     # ---------------------------------------------------------------- render
     def render(self) -> str | None:
@@ -279,6 +340,10 @@ class MahjongAECEnv(AECEnv):
         pass
 
 
+INFO_FORMATS = ("numeric", "text")
+"""``infos=``: numbers only (the phase's index in ``phase_names``), or the phase's name."""
+
+
 class _MaskOf:
     """The current action mask of one seat (for ``LegalDiscrete``; a class, so the env pickles)."""
 
@@ -286,10 +351,7 @@ class _MaskOf:
         self.env, self.seat = env, seat
 
     def __call__(self) -> np.ndarray:
-        game = self.env.game
-        if game is None:
-            return np.zeros(self.env.RULESET.num_actions, dtype=np.int8)
-        return np.frombuffer(game.legal_mask(self.seat), dtype=np.int8)
+        return self.env._mask(self.seat)
 
 
 def aec_env(ruleset: str) -> type[MahjongAECEnv]:

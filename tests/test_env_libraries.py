@@ -30,21 +30,33 @@ def test_unmasked_sample_is_always_legal():
 
 
 @pytest.mark.slow
-def test_infos_keep_one_layout_across_1000_hands():
-    for result_in_infos in (False, True):
-        env = raw_env(result_in_infos=result_in_infos, hands_per_episode=1)
-        keys = {"phase", "result"} if result_in_infos else {"phase"}
-        for seed in range(500):
-            env.reset(seed=seed)
-            for agent in env.agent_iter():
-                _, _, term, trunc, info = env.last()
-                assert set(info) == keys and isinstance(info["phase"], str)
-                assert all(set(i) == keys for i in env.infos.values())
-                if result_in_infos:
-                    assert isinstance(info["result"], str)
-                    if term:
-                        assert json.loads(info["result"])["payments"] == list(env.game.result.payments)
-                env.step(None if term or trunc else int(env.action_space(agent).sample()))
+@pytest.mark.parametrize(("infos", "result_in_infos"), [("numeric", False), ("text", False), ("text", True)])
+def test_infos_keep_one_layout_across_500_hands(infos, result_in_infos):
+    """Numeric infos hold one int (the phase's index in ``phase_names``); text infos its name."""
+    env = raw_env(infos=infos, result_in_infos=result_in_infos, hands_per_episode=1)
+    keys = {"phase", "result"} if result_in_infos else {"phase"}
+    for seed in range(500):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            _, _, term, trunc, info = env.last()
+            assert set(info) == keys and all(set(i) == keys for i in env.infos.values())
+            phase = env.game.phase
+            if infos == "numeric":
+                assert type(info["phase"]) is int and env.phase_names[info["phase"]] == phase
+            else:
+                assert info["phase"] == phase
+            if result_in_infos:
+                assert isinstance(info["result"], str)
+                if term:
+                    assert json.loads(info["result"])["payments"] == list(env.game.result.payments)
+            env.step(None if term or trunc else int(env.action_space(agent).sample()))
+
+
+def test_result_in_infos_needs_text_infos():
+    with pytest.raises(ValueError, match="infos='text'"):
+        raw_env(result_in_infos=True)
+    with pytest.raises(ValueError, match=r"infos='json': allowed \('numeric', 'text'\)"):
+        raw_env(infos="json")
 
 
 def _opening_scenario():

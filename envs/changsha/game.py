@@ -155,6 +155,10 @@ class ChangshaGame(TableGame):
     WALL_SIZE = WALL_SIZE
     NO_HONOURS = "Changsha has no honour tiles (kinds 0..26 only)"
     SCENARIO_KEYS = ("dice",)
+    PHASES = PHASES
+    DICE_AHEAD = 2 * NUM_SUITED_KINDS + NUM_SEATS * len(OPENING_PATTERNS) * 2
+    """Dice rolled in one hand at most: two per 开杠 (one kong per kind at most) and two birds per
+    opening-win declaration (each seat declares each pattern at most once)."""
 
     # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
     # the instance dict.
@@ -277,6 +281,16 @@ class ChangshaGame(TableGame):
         values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
         self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
         return values
+
+    def peek_dice(self, n: int) -> list[int]:
+        """The next ``n`` rolls: the scenario's dice still queued, then the seeded generator's,
+        drawn from a copy of it."""
+        ahead = list(self._dice)[:n]
+        if len(ahead) < n:
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            ahead += [rng.randint(1, 6) for _ in range(n - len(ahead))]
+        return ahead
 
     def _wait(self, s: int) -> int:
         w = self._waits[s]

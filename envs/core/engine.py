@@ -87,6 +87,10 @@ class TableGame:
     """Tiles in a full wall (108 or 136)."""
     NO_HONOURS: ClassVar[str] = ""
     """The error for an honour tile in a scenario of a ruleset without honours."""
+    PHASES: ClassVar[tuple[str, ...]]
+    """Every phase name, ``done`` included: the envs' numeric infos give a phase as its index."""
+    DICE_AHEAD: ClassVar[int] = 0
+    """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 
     # attributes every game has (declared in the subclasses' __slots__)
     phase: str
@@ -118,6 +122,10 @@ class TableGame:
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
         return list(self.pending.get(seat, ()))
+
+    def peek_dice(self, n: int) -> list[int]:
+        """The next ``n`` dice this hand would roll, without rolling them (rulesets with dice)."""
+        return []
 
     def __copy__(self) -> Any:
         """A game is copied whole: a shallow copy would share the hands, wall and event log with

@@ -78,6 +78,11 @@ class Wall:
         """Positions (0..107) of the remaining tiles, head to tail."""
         return [k for k, t in enumerate(self._pos) if t != EMPTY]
 
+    def layout(self) -> list[int]:
+        """Every position 0..size-1 from the head: the kind lying there, or ``EMPTY`` once taken
+        (the global state's wall block: dice draws pick stacks by position)."""
+        return list(self._pos)
+
     def peek_head(self, n: int) -> list[int]:
         """The next ``n`` tiles at the head without taking them (birds, §8.1)."""
         out: list[int] = []

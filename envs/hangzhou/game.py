@@ -105,6 +105,7 @@ class HangzhouGame(engine.TableGame):
     CONFIG, DEFAULT_PRESET = RuleConfig, "hangzhou"
     WALL_SIZE = HONOURS_WALL_SIZE
     DEAL_KEYS = ("streak",)
+    PHASES = PHASES
     """Every deal event records the dealer's streak level (§5)."""
 
     __slots__ = (
