@@ -41,6 +41,10 @@ masks, so editing ``batch.mask`` in place changes nothing of the legality check,
 and a rejected step changes no table. ``obs_dtype=np.uint8``
 gives the planes as bytes (4× smaller; the wall and stack planes hold the
 counts, ``ruleset.to_float`` gives the float observation back).
+
+``state=True`` adds ``batch.state``: per row, the global state of its table
+(``cnmahjong.envs.core.state``) at that moment, bit for bit the AEC env's ``state()``
+(uint8 with ``obs_dtype=np.uint8``): a centralised critic's input, never a policy's.
 """
 
 from __future__ import annotations
@@ -50,8 +54,9 @@ from typing import Any
 
 import numpy as np
 
-from cnmahjong.envs.core.checks import int_arg, positive_float_arg, seed_arg
+from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
+from cnmahjong.envs.core.state import state_layout
 
 NUM_SEATS = 4
 MAX_ROWS_PER_TABLE = 3
@@ -74,6 +79,8 @@ class Batch:
     """(num_tables, 4) float32: what each seat was paid at the step just taken."""
     hand_over: np.ndarray
     """(num_tables,) bool: tables whose hand ended at the step just taken (a new one is dealt)."""
+    state: np.ndarray | None = None
+    """(B, S, K) global state of each row's table (``state=True`` only; None otherwise)."""
 
     def __len__(self) -> int:
         return len(self.table)
@@ -84,7 +91,7 @@ class VectorEnv:
 
     def __init__(self, num_tables: int = 64, rules: Any = None, seed: int | None = None,
                  obs_dtype: Any = np.float32, reward_scale: float = 1.0,
-                 ruleset: str | Ruleset = "changsha", hands: Any = None) -> None:
+                 ruleset: str | Ruleset = "changsha", hands: Any = None, state: bool = False) -> None:
         self.ruleset = rs = get_ruleset(ruleset)
         self.num_tables = int_arg(num_tables, "num_tables", low=1)
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
@@ -104,6 +111,8 @@ class VectorEnv:
         self._seat = np.zeros(rows, dtype=np.int64)
         self._rewards = np.zeros((self.num_tables, NUM_SEATS), dtype=np.float32)
         self._hand_over = np.zeros(self.num_tables, dtype=bool)
+        self.state_layout = state_layout(rs) if bool_arg(state, "state") else None
+        self._state = None if self.state_layout is None else np.zeros((rows, *self.state_layout.shape), dtype=dtype)
         self.games: list[Any] = []
         self.table_seeds: list[int] = []
         self.hands_played = 0
@@ -245,7 +254,8 @@ class VectorEnv:
         self._legal = b"".join(masks)
         if not n:
             return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
-                         rewards=self._rewards, hand_over=self._hand_over)
+                         rewards=self._rewards, hand_over=self._hand_over,
+                         state=None if self._state is None else self._state[:0])
         u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.ruleset.shape)
         obs = self._obs[:n]
         if self.obs_dtype == np.uint8:
@@ -258,4 +268,19 @@ class VectorEnv:
         mask = self._mask[:n]
         mask[:] = np.frombuffer(self._legal, dtype=np.int8).reshape(n, -1)
         return Batch(obs=obs, mask=mask, table=table, seat=seat, rewards=self._rewards,
-                     hand_over=self._hand_over)
+                     hand_over=self._hand_over, state=None if self._state is None else self._gather_state(groups, n))
+
+    def _gather_state(self, groups: list[tuple[int, int]], n: int) -> np.ndarray:
+        """Each row's table state, made once per table with the table's own encoder."""
+        layout = self.state_layout
+        assert layout is not None and self._state is not None
+        planes = []
+        for t, k in groups:
+            planes.extend([layout.planes(self.games[t], self._encoders[t])] * k)
+        u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *layout.shape)
+        out = self._state[:n]
+        if self.obs_dtype == np.uint8:
+            out[:] = u8
+        else:
+            layout.to_float(u8, out=out)
+        return out

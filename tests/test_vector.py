@@ -33,8 +33,11 @@ def _finish_aec(aec):
 @pytest.mark.parametrize("obs_dtype", [np.float32, np.uint8])
 @pytest.mark.parametrize("ruleset, make_aec", RULESETS)
 def test_rows_equal_the_aec_env_bit_for_bit(obs_dtype, ruleset, make_aec):
-    venv = VectorEnv(num_tables=3, seed=11, obs_dtype=obs_dtype, ruleset=ruleset)
+    """Observation rows, masks and (``state=True``) the state rows equal the AEC env's
+    ``observe`` and ``state()`` at every step of lockstep play."""
+    venv = VectorEnv(num_tables=3, seed=11, obs_dtype=obs_dtype, ruleset=ruleset, state=True)
     planes_to_float = venv.ruleset.to_float
+    state_to_float = venv.state_layout.to_float
     batch = venv.reset()
     aecs = []
     for t in range(3):
@@ -53,6 +56,8 @@ def test_rows_equal_the_aec_env_bit_for_bit(obs_dtype, ruleset, make_aec):
                 got = batch.obs[i] if obs_dtype == np.float32 else planes_to_float(batch.obs[i])
                 assert got.dtype == np.float32 and got.tobytes() == o["observation"].tobytes()
                 assert np.array_equal(batch.mask[i], o["action_mask"])
+                st = batch.state[i] if obs_dtype == np.float32 else state_to_float(batch.state[i])
+                assert st.dtype == np.float32 and st.tobytes() == aec.state().tobytes()
                 compared += 1
         actions = random_actions(batch, rng)
         chosen = [{} for _ in aecs]

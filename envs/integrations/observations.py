@@ -16,7 +16,9 @@ e = ObservationOptions(env(), flat=True, dtype="uint8", obs_key="observations")
 - ``obs_key``: the name of the planes in the dict (RLlib: ``"observations"``);
   the mask keeps the key ``"action_mask"``.
 
-Spaces follow the options; rewards, infos and actions pass through unchanged.
+On an env made with ``box=True`` (the mask in the infos) the observation stays a bare ``Box``
+(``obs_key`` does not apply). Spaces follow the options; rewards, infos and actions pass through
+unchanged.
 """
 
 from __future__ import annotations
@@ -45,19 +47,21 @@ class ObservationOptions(BaseWrapper):
             raise TypeError(f"flat must be True or False, got {flat!r}")
         self.flat, self.dtype, self.obs_key = flat, np.dtype(dtype), obs_key
         inner = env.observation_space(env.possible_agents[0])
-        planes, mask = inner["observation"], inner["action_mask"]
+        self.box = isinstance(inner, spaces.Box)
+        planes = inner if self.box else inner["observation"]
         shape = (int(np.prod(planes.shape)),) if flat else planes.shape
         high = MAX_COUNT if self.dtype == np.uint8 else 1.0
-        space = spaces.Dict({obs_key: spaces.Box(0, high, shape, dtype=self.dtype), "action_mask": mask})
+        box = spaces.Box(0, high, shape, dtype=self.dtype)
+        space = box if self.box else spaces.Dict({obs_key: box, "action_mask": inner["action_mask"]})
         self._spaces = {a: space for a in env.possible_agents}
         self._plane_shape = planes.shape
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._spaces[agent]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         obs = self.env.observe(agent)
-        planes = obs["observation"]
+        planes = obs if self.box else obs["observation"]
         if self.dtype == np.uint8:
             raw = self.env.unwrapped
             if raw.game is None:
@@ -67,7 +71,7 @@ class ObservationOptions(BaseWrapper):
                 planes = np.frombuffer(raw._encode.planes(raw.game, seat), dtype=np.uint8).reshape(planes.shape).copy()
         if self.flat:
             planes = planes.reshape(-1)
-        return {self.obs_key: planes, "action_mask": obs["action_mask"]}
+        return planes if self.box else {self.obs_key: planes, "action_mask": obs["action_mask"]}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.env.agent_selection

@@ -1,14 +1,19 @@
 """RLlib (new API stack): the env for RLlib's multi-agent runners and an action-masking RLModule.
 
+One PPO iteration on one machine, every Ray process on 127.0.0.1 (the README's snippet, run as
+written by ``tests/test_rllib_cluster.py``):
+
 ```python
 import ray
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.callbacks.callbacks import RLlibCallback
-from cnmahjong.envs.integrations.rllib import ENV_NAME, ppo_config, register_env
+from cnmahjong.envs.integrations.rllib import loopback_ray, ppo_config, register_env, save_policy
+loopback_ray()                                   # Ray keeps 127.0.0.1 (it would put the interface address)
 ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1")  # one machine, loopback only
-register_env()
-algo = ppo_config(num_env_runners=2).build_algo()
-print(algo.train()["env_runners"]["episode_return_mean"])
+register_env()                                   # "changsha_mahjong_v0" for RLlib's runners
+algo = ppo_config(num_env_runners=2, env_config={"reward_scale": 10.0}, net_arch=[64],
+                  train_batch_size_per_learner=2000, minibatch_size=500, num_epochs=1).build_algo()
+result = algo.train()                            # 2,000 env steps
+print(result["env_runners"]["settlement_mismatch"])  # 0.0: every seat's return is its settlement
+save_policy(algo, "rllib_model.pt")              # plays in the arena as ckpt:rllib_model.pt
 ```
 
 - ``make_env(env_config)``: ``changsha_mahjong_v0`` (``hangzhou_mahjong_v0`` when
@@ -23,12 +28,15 @@ print(algo.train()["env_runners"]["episode_return_mean"])
   ``ActorCritic``'s, so ``save_policy`` writes a checkpoint the arena loads
   (``ckpt:PATH``).
 - ``ppo_config``: PPO with one module shared by the four seats.
+- ``loopback_ray``: makes ``_node_ip_address="127.0.0.1"`` (and a cluster node's
+  ``node_ip_address="127.0.0.1"``) stand; see its docstring.
 
 Ray is imported here only: the envs never depend on it.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +56,7 @@ from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.ruleset import ruleset_of_rules
 from cnmahjong.envs.integrations.observations import ObservationOptions
 
+LOOPBACK = "127.0.0.1"
 ENV_NAME = "changsha_mahjong_v0"
 POLICY = "shared"
 """One module plays every seat (parameter sharing)."""
@@ -59,6 +68,26 @@ def make_env(env_config: dict[str, Any] | None = None) -> PettingZooEnv:
     env_config = dict(env_config or {})
     env = aec_env(ruleset_of_rules(env_config.get("rules")).name)(**env_config)
     return PettingZooEnv(ObservationOptions(env, flat=True, obs_key="observations"))
+
+
+def loopback_ray() -> None:
+    """Let a node IP of 127.0.0.1 stand, in this process and in the Ray processes it starts.
+
+    On Linux Ray (2.60) replaces a loopback ``ray.init(_node_ip_address=...)`` by this machine's
+    interface address (``services.resolve_ip_for_localhost``: the address a socket gets towards
+    the outside), so the node, its raylet and its workers register and connect on that address.
+    It keeps 127.0.0.1 when its multi-node switch ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER`` is 0; Ray
+    reads the variable once, when it is imported, so this sets it for the processes to come and
+    Ray's own copy for this one (in a fresh script, ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` in the
+    environment does the same). Call it before ``ray.init``; it stays set for the process.
+    Several nodes on this machine (``ray.cluster_utils.Cluster``, each with
+    ``node_ip_address="127.0.0.1"``) still work; only ``ray start`` of a non-head node refuses to
+    run with the switch at 0. A real cluster needs none of this: give every node its own address.
+    """
+    from ray._private import ray_constants
+
+    os.environ[ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
 
 
 def register_env() -> None:
