@@ -33,7 +33,7 @@ install: $(STAMP) compiled
 
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q $(TORCH_CPU)
-	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[dev,train,rllib,tianshou]"
+	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[dev,train,rllib,tianshou,torchrl,supersuit]"
 	touch $@
 
 install-train: $(TRAIN_STAMP)
