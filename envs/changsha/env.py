@@ -30,11 +30,15 @@ for agent in e.agent_iter():
   "hanging" reward that is never trained on) lose nothing.
 - ``action_space(agent).sample()`` without a mask draws a legal action of that
   agent now (random rollouts and env checkers stay legal).
-- ``infos[agent]`` is ``{"phase": str}`` at every step, one fixed layout (replay
-  buffers that fix their layout from the first infos keep working). The hand's
-  result is ``env.unwrapped.game.result``; ``result_in_infos=True`` adds a
-  ``"result"`` key at every step: ``""`` until the end, then the result (and a
-  match's scores) as a JSON string.
+- ``infos[agent]`` is ``{"phase": int}`` at every step, numbers only in one fixed layout
+  (TorchRL and replay buffers stack them): the phase's index in ``env.phase_names``.
+  ``infos="text"`` gives the phase's name; with it ``result_in_infos=True`` adds a
+  ``"result"`` key: ``""`` until the end, then the result (and a match's scores) as a JSON
+  string. The hand's result is always ``env.unwrapped.game.result``.
+- ``box=True``: the observation is the planes' ``Box`` alone and the mask is
+  ``infos[agent]["action_mask"]`` (SuperSuit's observation wrappers need a ``Box``).
+- ``state()`` / ``state_space``: the global state for centralised critics
+  (``cnmahjong.envs.core.state``), float32 (557, 27).
 - An illegal action raises ``IllegalActionError``: never a silent pass.
 - ``hands_per_episode=N`` plays a match of N hands with the §9 dealer rule.
 - ``reset(options={"scenario": {...}})`` starts from a scenario as

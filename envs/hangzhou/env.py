@@ -16,7 +16,8 @@ Observations: ``{"observation": float32 (145, 34), "action_mask": int8 (75,)}`` 
 seat's concealed kong shows as a count, its tile only once revealed. Rewards are the
 settlement of ``scoring.py`` (承包 included) reaching every seat; the protocol (masks,
 infos, scenarios, matches with the §5 streak rule, ``defer_early_payments``) is the one
-``cnmahjong.envs.aec`` gives every ruleset. A scenario takes ``hands``, ``wall`` (``wall[0]`` the
+``cnmahjong.envs.aec`` gives every ruleset (numeric infos, ``box=True``, ``state()`` of
+shape (663, 34)). A scenario takes ``hands``, ``wall`` (``wall[0]`` the
 indicator), ``dealer`` and ``streak``.
 """
 
