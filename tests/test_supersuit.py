@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import supersuit as ss
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.agents import make_policy
 from cnmahjong.envs.changsha.env import env as changsha_env
@@ -54,3 +54,8 @@ def test_wrapped_observations_keep_the_planes_and_the_mask(make_env):
         assert [totals[a] for a in env.possible_agents] == list(raw.game.result.payments)
         paid += any(raw.game.result.payments)
     assert paid >= 2
+
+
+@pytest.mark.parametrize("make_env", [changsha_env, hangzhou_env], ids=["changsha", "hangzhou"])
+def test_box_env_passes_the_seed_test(make_env):
+    seed_test(lambda: make_env(box=True), num_cycles=200)
