@@ -42,7 +42,7 @@ demo: $(TRAIN_STAMP) compiled
 	$(PY) -m cnmahjong.training.demo
 
 lint: $(STAMP)
-	$(PY) -m ruff check cnmahjong envs agents training tests setup.py
+	$(PY) -m ruff check cnmahjong envs agents training tests examples setup.py
 
 # The browser tests drive Debian's Chromium through its driver (installed here when missing).
 browser:
