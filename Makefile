@@ -9,7 +9,7 @@ TRAIN_STAMP := $(VENV)/.installed-train
 # torch: the CPU build on this machine's disk; a plain `torch` would pull a multi-GB CUDA build.
 TORCH_CPU := torch==2.13.0
 
-.PHONY: demo test bench lint install install-train browser compiled clean
+.PHONY: demo test bench lint install install-train install-agilerl browser compiled clean
 
 # An editable install (pip install -e .): the package imports as cnmahjong from this checkout.
 # Its extensions are built below, in place, by the build backend's own build_ext.
@@ -38,6 +38,22 @@ $(TRAIN_STAMP): $(STAMP)
 
 install-train: $(TRAIN_STAMP)
 
+# AgileRL 2.58 pins pettingzoo 1.26.1 and tensordict 0.13 (TorchRL in .venv needs 0.14): its own venv
+# for examples/agilerl_dqn.py and its test. `import agilerl.algorithms` also needs peft and
+# transformers, which AgileRL lists only under its LLM extras.
+AGILERL_VENV  := .venv-agilerl
+AGILERL_STAMP := $(AGILERL_VENV)/.installed
+AGILERL := agilerl==2.58.0 peft==0.21.0 transformers==5.14.1
+
+$(AGILERL_STAMP): pyproject.toml setup.py
+	$(PYTHON) -m venv $(AGILERL_VENV)
+	$(AGILERL_VENV)/bin/python -m pip install -q $(TORCH_CPU)
+	$(AGILERL_VENV)/bin/python -m pip install -q $(AGILERL)
+	CNMAHJONG_NO_EXTENSIONS=1 $(AGILERL_VENV)/bin/python -m pip install -q -e .
+	touch $@
+
+install-agilerl: $(AGILERL_STAMP)
+
 demo: $(TRAIN_STAMP) compiled
 	$(PY) -m cnmahjong.training.demo
 
@@ -50,7 +66,7 @@ browser:
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
 # The tests cover training, checkpoints, RLlib and Tianshou too, so they need those extras.
-test: $(TRAIN_STAMP) compiled lint browser
+test: $(TRAIN_STAMP) compiled lint browser $(AGILERL_STAMP)
 	$(PY) -m pytest
 
 # The wheel as users get it (pip wheel: the build backend compiles the hot path), installed in a
@@ -68,4 +84,4 @@ bench: $(TRAIN_STAMP) compiled $(WHEEL_VENV)/.installed
 
 clean:
 	find envs -name '*.so' -delete
-	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(AGILERL_VENV) build dist .pytest_cache .ruff_cache .hypothesis
