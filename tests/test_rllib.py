@@ -32,5 +32,6 @@ checkpoint_every_iterations: 1
     assert max(r["settlement_mismatch"] for r in log) < 1e-6
     assert max(r["zero_sum_error"] for r in log) < 1e-6
     assert sum(r["hands_with_payments"] for r in log) > 0  # the check saw real settlements
+    assert all(r["node_addresses"] == ["127.0.0.1"] for r in log)  # Ray ran on loopback only
     assert (tmp_path / "run" / "checkpoint").is_dir()
     legal_play(make_policy(f"ckpt:{final}"))

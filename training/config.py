@@ -96,6 +96,7 @@ SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
         **COMMON,
         "arch": (("mlp", "conv"), "mlp", None),
         "address": (str, None, None),
+        "node_ip_address": (str, "127.0.0.1", None),
         "num_cpus": (int, 2, AT_LEAST_1),
         "num_env_runners": (int, 2, NON_NEGATIVE),
         "train_batch_size": (int, 4000, AT_LEAST_1),

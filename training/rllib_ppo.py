@@ -1,16 +1,27 @@
 """RLlib PPO (new API stack) on ``changsha_mahjong_v0``: one module shared by the four seats.
 
     python -m cnmahjong.training.train --config configs/rllib_ppo.yaml
-    python -m cnmahjong.training.train --config configs/rllib_ppo.yaml --set address=auto   # a running Ray cluster
+    python -m cnmahjong.training.train --config configs/rllib_ppo.yaml --set address=HEAD_IP:6379 \
+        --set node_ip_address=HEAD_IP                                                     # a running Ray cluster
 
 The module is ``cnmahjong.envs.integrations.rllib.MaskedActorCriticModule`` (the project's
 ``ActorCritic`` with masked logits); ``num_env_runners`` processes sample hands.
-On a cluster (``ray start --head`` on one machine, ``ray start --address=HEAD:6379``
-on the others, then ``address: auto`` here) the runners spread over its nodes.
+Without ``address`` the run starts a Ray of its own with every process on ``node_ip_address``
+(127.0.0.1 unless set). On a cluster the runners spread over its nodes; every node is started
+with its own address, and the driver, on the head, joins it under the head's::
+
+    ray start --head --node-ip-address=HEAD_IP --port=6379 --num-cpus=2        # the head
+    ray start --address=HEAD_IP:6379 --node-ip-address=NODE_IP --num-cpus=2    # each other machine
+    cnmahjong-train --config rllib_ppo --set address=HEAD_IP:6379 --set node_ip_address=HEAD_IP \
+        --set num_env_runners=4                                                 # on the head
+
+(``tests/test_rllib_cluster.py`` runs the same layout on one machine: two nodes and the driver,
+all on 127.0.0.1.)
 The run writes RLlib checkpoints (``run_dir/checkpoint``) and ``run_dir/model.pt``,
 the module's network as a self-play checkpoint: ``ckpt:run_dir/model.pt`` plays in
 the arena. ``log.jsonl`` has one line per iteration, with the per-hand check that
-every seat's return (as RLlib trains on it) equals its settlement.
+every seat's return (as RLlib trains on it) equals its settlement and the addresses of the
+cluster's nodes.
 """
 
 from __future__ import annotations
@@ -27,16 +38,19 @@ def train(cfg: dict[str, Any]) -> Path:
     collection and its learning, of its deadline); returns ``model.pt``."""
     import ray
 
-    from cnmahjong.envs.integrations.rllib import ppo_config, register_env, save_policy
+    from cnmahjong.envs.integrations.rllib import LOOPBACK, loopback_ray, ppo_config, register_env, save_policy
 
     run_dir = Path(cfg["run_dir"])
     run_dir.mkdir(parents=True, exist_ok=True)
+    node_ip = cfg["node_ip_address"]
+    if node_ip in (LOOPBACK, "localhost"):
+        loopback_ray()  # Ray would otherwise replace 127.0.0.1 by the host's interface address
     if cfg["address"]:
-        ray.init(address=cfg["address"])
+        # the driver joins the cluster's node on this machine, the one registered as node_ip_address
+        ray.init(address=cfg["address"], _node_ip_address=node_ip)
     else:
-        # a Ray of its own on this machine: every process on loopback (Ray otherwise binds to the
-        # host's interface address)
-        ray.init(num_cpus=cfg["num_cpus"], include_dashboard=False, _node_ip_address="127.0.0.1")
+        # a Ray of its own on this machine: every process on node_ip_address (loopback by default)
+        ray.init(num_cpus=cfg["num_cpus"], include_dashboard=False, _node_ip_address=node_ip)
     register_env()
     config = ppo_config(
         num_env_runners=cfg["num_env_runners"],
@@ -61,7 +75,8 @@ def train(cfg: dict[str, Any]) -> Path:
                 record = {"iteration": iteration, "env_steps": steps, "minutes": (time.time() - start) / 60,
                           **{k: _plain(runners.get(k)) for k in ("episode_return_mean", "num_episodes",
                                                                    "settlement_mismatch", "zero_sum_error",
-                                                                   "hands_with_payments")}}
+                                                                   "hands_with_payments")},
+                          "node_addresses": sorted(n["NodeManagerAddress"] for n in ray.nodes() if n["Alive"])}
                 log.write(json.dumps(record) + "\n")
                 log.flush()
                 left = "" if deadline is None else f"  {max(0.0, deadline - time.time()) / 60:.1f} min left"
