@@ -6,6 +6,8 @@ choice, payments zero-sum; at the end ``replay(events)`` reproduces the game.
 """
 
 import random
+from itertools import compress
+from operator import le
 
 import pytest
 from hypothesis import given, settings
@@ -58,11 +60,14 @@ def choose(rng: random.Random, acts: list[int], g: ChangshaGame | None = None, s
     return rng.choice(acts)
 
 
+ACTION_IDS = range(A.NUM_ACTIONS)
+
+
 def check_state(g: ChangshaGame, total: int) -> None:
     assert g.tiles_accounted() == total
     assert sum(g.payments) == 0
     # tiles shown by opening wins are a part of the concealed hand
-    assert all(g.shown[s][t] <= g.hands[s][t] for s in range(4) for t in range(27))
+    assert all(all(map(le, g.shown[s], g.hands[s])) for s in range(4))
     if g.phase == DONE:
         return
     for s in range(4):
@@ -71,7 +76,7 @@ def check_state(g: ChangshaGame, total: int) -> None:
         assert size == (14 if on_turn else 13), (s, size, g.phase)
     assert g.to_act
     for s in range(4):  # the mask (what the env shows) says exactly the legal actions
-        assert [a for a, f in enumerate(g.legal_mask(s)) if f] == g.legal_actions(s)
+        assert list(compress(ACTION_IDS, g.legal_mask(s))) == g.legal_actions(s)
     for s in g.to_act:
         acts = g.legal_actions(s)
         assert acts == sorted(set(acts)) and all(0 <= a < A.NUM_ACTIONS for a in acts)

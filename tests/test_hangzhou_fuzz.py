@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import compress
 
 import pytest
 
@@ -40,13 +41,16 @@ def choose(rng: random.Random, g: HangzhouGame, seat: int) -> int:
     if len(discards) > 1 and rng.random() < 0.85:
         h = g.hands[seat]
         nat = [natural_kind(t, k) for t in range(34)]
+        held = [0] * 34  # tiles held per natural kind, the 财神 left out
+        for u in range(34):
+            if u != k:
+                held[nat[u]] += h[u]
 
         def keep(t: int) -> float:
             if t == k:
                 return 99.0  # keep the 财神
-            n = nat[t]
-            near = sum(h[u] for u in range(34) if u != t and u != k and nat[u] // 9 == n // 9
-                       and n < 27 and 0 < abs(nat[u] - n) <= 2)
+            n = nat[t]  # suited neighbours within two of its natural kind
+            near = sum(held[m] for m in range(n - 2, n + 3) if m != n and m >= 0 and m // 9 == n // 9) if n < 27 else 0
             if pairs_mode:
                 return (5 if h[t] >= 2 else 0) + rng.random()
             return 3 * h[t] + near + rng.random()
@@ -66,6 +70,9 @@ def piao_after_claim(g: HangzhouGame) -> bool:
     return False
 
 
+ACTION_IDS = range(A.NUM_ACTIONS)
+
+
 def check_state(g: HangzhouGame) -> None:
     assert g.tiles_accounted() == 136
     assert sum(g.payments) == 0
@@ -76,7 +83,7 @@ def check_state(g: HangzhouGame) -> None:
     for s in range(4):
         size = sum(g.hands[s]) + 3 * len(g.melds[s])
         assert size == (14 if g.phase == DISCARD and s == g.turn else 13), (s, size, g.phase)
-        assert [a for a, f in enumerate(g.legal_mask(s)) if f] == g.legal_actions(s)
+        assert list(compress(ACTION_IDS, g.legal_mask(s))) == g.legal_actions(s)
     for s in g.to_act:
         acts = g.legal_actions(s)
         assert acts == sorted(set(acts))
