@@ -1,4 +1,4 @@
-"""One side of the compiled-vs-pure differential test: ``python tests/differential.py RULESET HANDS``.
+"""One side of the compiled-vs-pure differential test: ``python tests/differential.py RULESET HANDS [SEED]``.
 
 Plays ``HANDS`` hands on 32 tables of ``VectorEnv`` with seeded random legal actions and prints one
 JSON object: how each hot module was imported, and per step a digest of everything the step gave
@@ -19,9 +19,10 @@ from cnmahjong.envs.hotpath import status
 from cnmahjong.envs.vector import VectorEnv
 
 
-def digests(ruleset: str, hands: int, tables: int = 32) -> list[str]:
-    venv = VectorEnv(num_tables=tables, seed=7, obs_dtype=np.uint8, ruleset=ruleset)
-    rng = np.random.default_rng(7)
+def digests(ruleset: str, hands: int, seed: int = 7, tables: int = 32) -> tuple[list[str], int]:
+    """Per step the digest, and the hands played (at least ``hands``)."""
+    venv = VectorEnv(num_tables=tables, seed=seed, obs_dtype=np.uint8, ruleset=ruleset)
+    rng = np.random.default_rng(seed)
     batch = venv.reset()
     out = []
     while venv.hands_played < hands:
@@ -35,9 +36,10 @@ def digests(ruleset: str, hands: int, tables: int = 32) -> list[str]:
             game = games[t]
             h.update(json.dumps([game.events, game.payments], sort_keys=True, default=repr).encode())
         out.append(h.hexdigest())
-    return out
+    return out, venv.hands_played
 
 
 if __name__ == "__main__":
     ruleset, hands = sys.argv[1], int(sys.argv[2])
-    print(json.dumps({"status": status(), "steps": digests(ruleset, hands)}))
+    steps, played = digests(ruleset, hands, int(sys.argv[3]) if len(sys.argv) > 3 else 7)
+    print(json.dumps({"status": status(), "steps": steps, "hands": played}))

@@ -25,9 +25,9 @@ from cnmahjong.envs import hotpath
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _side(ruleset: str, hands: int, pure: bool) -> subprocess.Popen:
+def _side(ruleset: str, hands: int, pure: bool, seed: int) -> subprocess.Popen:
     env = dict(os.environ, **{hotpath.PURE_ENV: "1" if pure else "0"})
-    return subprocess.Popen([sys.executable, str(ROOT / "tests" / "differential.py"), ruleset, str(hands)],
+    return subprocess.Popen([sys.executable, str(ROOT / "tests" / "differential.py"), ruleset, str(hands), str(seed)],
                             stdout=subprocess.PIPE, env=env, cwd=ROOT, text=True)
 
 
@@ -54,15 +54,24 @@ def _require_compiled() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "hands"), [("changsha", 20_000), ("hangzhou", 20_000)])
 def test_compiled_plays_every_step_like_pure_python(ruleset: str, hands: int) -> None:
+    """``hands`` hands in two seeded streams of half as many, each played by a pure and a compiled
+    process (four at once: the cores stay busy while the slower pure side finishes)."""
     _require_compiled()
-    pure, compiled = _side(ruleset, hands, pure=True), _side(ruleset, hands, pure=False)
-    a, b = (json.loads(p.communicate()[0]) for p in (pure, compiled))
-    assert pure.returncode == compiled.returncode == 0
-    assert set(a["status"].values()) == {"pure"}
-    assert set(b["status"].values()) == {"compiled"}, b["status"]
-    first = next((i for i, (x, y) in enumerate(zip(a["steps"], b["steps"], strict=False)) if x != y), None)
-    assert first is None, f"step {first} differs between the pure and the compiled path"
-    assert len(a["steps"]) == len(b["steps"]) > hands  # several steps a hand, every one compared
+    streams = (7, 8)
+    sides = {(seed, pure): _side(ruleset, hands // len(streams), pure, seed) for seed in streams
+             for pure in (True, False)}
+    out = {key: json.loads(p.communicate()[0]) for key, p in sides.items()}
+    assert all(p.returncode == 0 for p in sides.values())
+    played = 0
+    for seed in streams:
+        a, b = out[seed, True], out[seed, False]
+        assert set(a["status"].values()) == {"pure"}
+        assert set(b["status"].values()) == {"compiled"}, b["status"]
+        first = next((i for i, (x, y) in enumerate(zip(a["steps"], b["steps"], strict=False)) if x != y), None)
+        assert first is None, f"stream {seed}: step {first} differs between the pure and the compiled path"
+        assert len(a["steps"]) == len(b["steps"]) > hands // len(streams)  # several steps a hand, all compared
+        played += a["hands"]
+    assert played >= hands
 
 
 def test_the_build_compiles_exactly_the_hot_modules() -> None:
