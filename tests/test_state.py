@@ -97,6 +97,7 @@ def test_what_the_state_adds_never_reaches_an_observation(name, make_env, game_c
             if game_cls.DICE_AHEAD:
                 h._dice = deque()
                 h._rng = random.Random(seed + 1000)
+                h._ahead = None  # the game's cache of its dice ahead
             assert np.array_equal(obs.encode(h, seat), before)
             if swaps or game_cls.DICE_AHEAD:
                 assert not np.array_equal(_state(h, name), state_before)
@@ -132,6 +133,7 @@ def test_the_state_determines_the_rest_of_the_hand(name, make_env, game_cls, obs
             assert len(dice) == game_cls.DICE_AHEAD
             h._dice = deque(dice)
             h._rng = random.Random(-seed - 1)  # never used: the state's dice suffice
+            h._ahead = None
         assert h.hands == g.hands and h.wall.layout() == g.wall.layout()
         start = len(g.events)
         future = _play_to(g, np.random.default_rng(seed), 10_000)

@@ -167,7 +167,7 @@ class ChangshaGame(TableGame):
         "declared", "public_log", "locked", "louhu", "payments", "phase", "turn", "drawn", "last_tile",
         "events", "result", "revealed", "_rng", "_dice", "_waits", "pending", "_window", "_kong",
         "_turn_win", "_dihu", "_opening_queue", "_opening", "_haidi_first", "_haidi_offers",
-        "_haidi_taker", "_haidi_kong_seat",
+        "_haidi_taker", "_haidi_kong_seat", "_ahead",
     )
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None,
@@ -202,6 +202,7 @@ class ChangshaGame(TableGame):
         self.wall = wall
         self._rng = rng
         self._dice = deque(dice or ())
+        self._ahead: list[int] | None = None  # peek_dice's answer until the next roll
         # Count vectors per seat are bytearrays: list-fast to index, and the observation
         # encoder reads them as numpy arrays without copying element by element.
         self.hands: list[bytearray] = _count_hands(hands, NUM_SUITED_KINDS)
@@ -279,18 +280,22 @@ class ChangshaGame(TableGame):
     # ------------------------------------------------------------ helpers
     def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
         values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
+        self._ahead = None
         self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
         return values
 
     def peek_dice(self, n: int) -> list[int]:
         """The next ``n`` rolls: the scenario's dice still queued, then the seeded generator's,
-        drawn from a copy of it."""
-        ahead = list(self._dice)[:n]
-        if len(ahead) < n:
-            rng = random.Random()
-            rng.setstate(self._rng.getstate())
-            ahead += [rng.randint(1, 6) for _ in range(n - len(ahead))]
-        return ahead
+        drawn from a copy of it (made again only after a roll)."""
+        ahead = self._ahead
+        if ahead is None or len(ahead) < n:
+            ahead = list(self._dice)[:n]
+            if len(ahead) < n:
+                rng = random.Random()
+                rng.setstate(self._rng.getstate())
+                ahead += [rng.randint(1, 6) for _ in range(n - len(ahead))]
+            self._ahead = ahead
+        return ahead[:n]
 
     def _wait(self, s: int) -> int:
         w = self._waits[s]

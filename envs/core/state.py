@@ -52,6 +52,7 @@ class StateLayout:
         rows = Rows(kinds)
         self._tile_row = {EMPTY: rows.zero, **dict(enumerate(rows.onehot))}
         self._zero = rows.zero
+        self._dice_cache: dict[tuple[int, ...], bytes] = {}  # the dice ahead change only at a roll
 
     @property
     def wall_start(self) -> int:
@@ -73,6 +74,15 @@ class StateLayout:
     def _dice_rows(self, dice: list[int]) -> bytes:
         if not self.dice_channels:
             return b""
+        key = tuple(dice)
+        rows = self._dice_cache.get(key)
+        if rows is None:
+            if len(self._dice_cache) >= 4096:
+                self._dice_cache.clear()
+            rows = self._dice_cache[key] = self._make_dice_rows(dice)
+        return rows
+
+    def _make_dice_rows(self, dice: list[int]) -> bytes:
         out = bytearray(self._zero * self.dice_channels)
         kinds = len(self._zero)
         for i, v in enumerate(dice):
