@@ -119,14 +119,14 @@ def aec_rate(min_time: float, ruleset: str = "changsha") -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str = "changsha") -> Iterator[int]:
+def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str = "changsha", state: bool = False) -> Iterator[int]:
     """Steps of ``VectorEnv`` with random legal actions for the whole batch in one numpy call:
     yields each step's decisions (rows, each with its observation and mask)."""
     import numpy as np
 
     from cnmahjong.envs.vector import VectorEnv
 
-    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset)
+    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset, state=state)
     rng = np.random.default_rng(0)
     batch = venv.reset()
     while True:
@@ -135,10 +135,12 @@ def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str = "changsha") ->
         yield len(actions)
 
 
-def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, ruleset: str = "changsha") -> float:
-    """Decisions per second through ``VectorEnv``: every row's observation and mask, random legal
-    actions for the whole batch in one numpy call, ``step()``."""
-    play = _vector_play(obs_dtype, tables, ruleset)
+def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64, ruleset: str = "changsha",
+                state: bool = False) -> float:
+    """Decisions per second through ``VectorEnv``: every row's observation and mask (and with
+    ``state`` its table's global state), random legal actions for the whole batch in one numpy
+    call, ``step()``."""
+    play = _vector_play(obs_dtype, tables, ruleset, state)
     decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < min_time:
@@ -299,6 +301,7 @@ def main(argv: list[str] | None = None) -> None:
         (("VectorEnv decisions, float32 (64 tables)",), lambda: vector_rate(secs), (40_000,)),
         (("VectorEnv decisions, uint8 (64 tables)",), lambda: vector_rate(secs, "uint8"), (40_000,)),
         (("  the same, pure Python (CNMAHJONG_PURE=1)",), lambda: pure_vector_rate(secs), (0,)),
+        (("  the same with state=True (global state)",), lambda: vector_rate(secs, "uint8", state=True), (0,)),
     ]
     if args.wheel_python:
         measures.append((("  the same, installed wheel (fresh venv)",),
