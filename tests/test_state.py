@@ -189,3 +189,27 @@ def test_box_observations_carry_the_mask_in_the_infos(name, make_env, game_cls, 
             boxed.step(action)
             plain.step(action)
         assert boxed.game.events == plain.game.events
+
+
+@pytest.mark.parametrize("name, make_env, game_cls, obs", RULESETS)
+def test_a_windows_choices_so_far_are_not_in_the_state(name, make_env, game_cls, obs):
+    """In a window several seats answer blind: the state after the first answers is the state
+    before them, whatever they chose, until the window resolves."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(300):
+        g = game_cls(seed=seed)
+        while not g.done and checked < 40:
+            if len(g.pending) >= 2:
+                before = _state(g, name)
+                seat = g.to_act[0]
+                g.step(seat, int(rng.choice(g.legal_actions(seat))))
+                if g.pending:  # still open: the answer must not show
+                    assert np.array_equal(_state(g, name), before)
+                    checked += 1
+                continue
+            seat = g.to_act[0]
+            g.step(seat, int(rng.choice(g.legal_actions(seat))))
+        if checked >= 40:
+            break
+    assert checked >= 40
