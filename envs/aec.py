@@ -248,11 +248,11 @@ class MahjongAECEnv(AECEnv):
     def _final_infos(self) -> dict[str, dict[str, Any]]:
         """The phase ``done`` per agent (with a zero mask when ``box``), and the result as JSON
         when ``result_in_infos``."""
-        done = self._phase_value("done")
-        infos: dict[str, dict[str, Any]] = {a: {"phase": done} for a in self.agents}
-        if self.box:
-            for i, a in enumerate(self.agents):
-                infos[a]["action_mask"] = self._mask(i)
+        if self.box:  # the masks are all zeros now: the box view's layout, kept to the end
+            infos = self._masked_infos("done")
+        else:
+            done = self._phase_value("done")
+            infos = {a: {"phase": done} for a in self.agents}
         if self.result_in_infos:
             result = self.game.result.to_dict() if self.game.result is not None else {}
             if self.match is not None:
