@@ -8,11 +8,10 @@ SB3 ``.zip`` needs ``trust_pickles=True`` (it unpickles code).
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 
 from cnmahjong.agents.greedy import GreedyAgent
-from cnmahjong.agents.random_agent import RandomAgent
+from cnmahjong.envs.policy import RandomAgent, reset_policy
 
 POLICY_NAMES = ("random", "greedy", "pretrained", "ckpt:PATH")
 PRETRAINED = Path(__file__).parent / "pretrained" / "changsha_strong.pt"
@@ -31,7 +30,7 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "greedy":
-        return GreedyAgent()
+        return GreedyAgent(ruleset=ruleset)
     if name == "pretrained":
         if not PRETRAINED.exists():
             raise ValueError(f"the shipped agent {PRETRAINED} is missing from this checkout")
@@ -47,17 +46,6 @@ def TorchPolicyLoader(path: str, deterministic: bool = True, ruleset=None,  # no
     from cnmahjong.agents.torch_policy import TorchPolicy
 
     return TorchPolicy(path, deterministic=deterministic, ruleset=ruleset, trust_pickles=trust_pickles)
-
-
-def reset_policy(policy, seed: int) -> None:
-    """Call a policy's optional ``reset()``, passing ``seed`` when it takes one (reproducibility)."""
-    reset = getattr(policy, "reset", None)
-    if reset is None:
-        return
-    if "seed" in inspect.signature(reset).parameters:
-        reset(seed=seed)
-    else:
-        reset()
 
 
 __all__ = ["GreedyAgent", "RandomAgent", "TorchPolicyLoader", "make_policy", "reset_policy", "POLICY_NAMES"]

@@ -32,21 +32,21 @@ __version__ = "0.2.0"
 
 install_pure_finder()  # CNMAHJONG_PURE=1: every hot module from its .py source
 
-PETTINGZOO_IDS = {"changsha_mahjong_v0": "cnmahjong.envs.changsha.env:env",
-                  "hangzhou_mahjong_v0": "cnmahjong.envs.hangzhou.env:env"}
-"""PettingZoo id -> entry point (the AEC env with PettingZoo's standard wrappers)."""
-GYMNASIUM_IDS = {"cnmahjong/Changsha-v0": {"rules": "mainstream"},
-                 "cnmahjong/Hangzhou-v0": {"rules": "hangzhou"}}
+from cnmahjong.envs.core.ruleset import REGISTERED, env_id, gym_id  # noqa: E402 - after the finder
+
+PETTINGZOO_IDS = {env_id(n): "cnmahjong.envs.aec:make_env" for n in REGISTERED}
+"""PettingZoo id -> entry point (the AEC env with PettingZoo's standard wrappers; ``ruleset=`` the id's)."""
+GYMNASIUM_IDS = {gym_id(n): {"ruleset": n} for n in REGISTERED}
 """Gymnasium id -> ``SingleAgentEnv`` keyword arguments (any may be overridden in ``make``)."""
 SINGLE_AGENT_ENTRY = "cnmahjong.envs.wrappers:SingleAgentEnv"
 
 _LAZY = {
-    "changsha_mahjong_v0": ("cnmahjong.envs.changsha.env", None),
-    "hangzhou_mahjong_v0": ("cnmahjong.envs.hangzhou.env", None),
     "VectorEnv": ("cnmahjong.envs.vector", "VectorEnv"),
     "SingleAgentEnv": ("cnmahjong.envs.wrappers", "SingleAgentEnv"),
     "make_policy": ("cnmahjong.agents", "make_policy"),
 }
+_ENV_MODULES = {env_id(n): n for n in REGISTERED}
+"""``cnmahjong.changsha_mahjong_v0``: the ruleset's env module (``env()``, ``raw_env``)."""
 
 
 def _register() -> None:
@@ -67,12 +67,12 @@ def _register() -> None:
         import warnings
 
         warnings.warn(f"PettingZoo {getattr(pettingzoo, '__version__', '?')} has no env registry (it came with "
-                      f"1.27): pettingzoo.make('changsha_mahjong_v0') is not available; use "
-                      f"cnmahjong.changsha_mahjong_v0.env() and cnmahjong.hangzhou_mahjong_v0.env()", stacklevel=3)
+                      f"1.27): pettingzoo.make({next(iter(PETTINGZOO_IDS))!r}) is not available; use "
+                      + " and ".join(f"cnmahjong.{i}.env()" for i in PETTINGZOO_IDS), stacklevel=3)
         return
-    for env_id, entry_point in PETTINGZOO_IDS.items():
-        if env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id, entry_point=entry_point)
+    for pz_id, entry_point in PETTINGZOO_IDS.items():
+        if pz_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", pz_id, entry_point=entry_point, kwargs={"ruleset": _ENV_MODULES[pz_id]})
 
 
 _register()
@@ -84,6 +84,10 @@ def __getattr__(name: str) -> Any:
         from cnmahjong.envs.hotpath import compiled
 
         return compiled()
+    if name in _ENV_MODULES:
+        from cnmahjong.envs.core.ruleset import get_ruleset
+
+        return importlib.import_module(get_ruleset(_ENV_MODULES[name]).env_module)
     if name in _LAZY:
         module, attr = _LAZY[name]
         found = importlib.import_module(module)
@@ -92,4 +96,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["COMPILED", "GYMNASIUM_IDS", "PETTINGZOO_IDS", "SingleAgentEnv", "VectorEnv", "__version__",
-           "changsha_mahjong_v0", "hangzhou_mahjong_v0", "make_policy"]
+           *_ENV_MODULES, "make_policy"]

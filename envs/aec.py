@@ -33,6 +33,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import warnings
 from typing import Any
@@ -44,7 +45,7 @@ from pettingzoo.utils import wrappers
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 from cnmahjong.envs.core.engine import NUM_SEATS, IllegalActionError
-from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.state import state_layout
 from cnmahjong.envs.spaces import LegalDiscrete
 
@@ -354,10 +355,32 @@ class _MaskOf:
         return self.env._mask(self.seat)
 
 
-def aec_env(ruleset: str) -> type[MahjongAECEnv]:
-    """The ``raw_env`` class of a ruleset by name (``"changsha"``, ``"hangzhou"``)."""
-    import importlib
+_ENV_CLASSES: dict[str, type[MahjongAECEnv]] = {}
 
-    from cnmahjong.envs.core.ruleset import get_ruleset
 
-    return importlib.import_module(f"cnmahjong.envs.{get_ruleset(ruleset).name}.env").raw_env
+def aec_env(ruleset: str | Ruleset, module: str | None = None) -> type[MahjongAECEnv]:
+    """The ``raw_env`` class of a ruleset (by name or object), made once per ruleset.
+
+    ``module``: the module the class is to belong to (a shipped ruleset's ``env`` module, so
+    instances pickle by reference); by default this one, under the name ``raw_env_<ruleset>``."""
+    rs = get_ruleset(ruleset)
+    cls = _ENV_CLASSES.get(rs.name)
+    if cls is None and module is None and rs.env_module is not None:
+        return importlib.import_module(rs.env_module).raw_env
+    if cls is None:
+        qualname = "raw_env" if module else f"raw_env_{rs.name}"
+        cls = type(qualname, (MahjongAECEnv,), {
+            "RULESET": rs, "__module__": module or __name__, "__qualname__": qualname,
+            "metadata": {"name": rs.env_name, "render_modes": ["human", "ansi"], "is_parallelizable": False},
+            "__doc__": f"{rs.title} mahjong as an AEC environment (``cnmahjong.envs.aec``). ``rules``: a preset "
+                       f"({', '.join(rs.presets)}; default {rs.default_rules}), a RuleConfig or a dict of options.",
+        })
+        _ENV_CLASSES[rs.name] = cls
+        if module is None:
+            globals()[qualname] = cls
+    return cls
+
+
+def make_env(ruleset: str | Ruleset, **kwargs: Any) -> AECEnv:
+    """A ruleset's environment with PettingZoo's standard wrappers (as the classic envs use them)."""
+    return wrap(aec_env(ruleset)(**kwargs))

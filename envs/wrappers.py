@@ -27,11 +27,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cnmahjong.agents import reset_policy
 from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import IllegalActionError
 from cnmahjong.envs.core.ruleset import ruleset_of_rules
+from cnmahjong.envs.policy import RandomAgent, reset_policy
 from cnmahjong.envs.spaces import LegalDiscrete
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -56,8 +56,6 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"illegal_penalty must be a finite number, got {illegal_penalty!r}")
         self.illegal_penalty = float(illegal_penalty)
         if opponents is None:
-            from cnmahjong.agents import RandomAgent
-
             opponents = [RandomAgent(seed=i) for i in range(3)]
         if isinstance(opponents, (str, dict)) or not hasattr(opponents, "__len__") or len(opponents) != 3 \
                 or not all(callable(p) for p in opponents):

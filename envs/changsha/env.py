@@ -52,21 +52,14 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from cnmahjong.envs.aec import MahjongAECEnv, wrap
+from cnmahjong.envs.aec import aec_env, make_env
 from cnmahjong.envs.changsha.ruleset import CHANGSHA
 
-ENV_ID = "changsha_mahjong_v0"
+ENV_ID = CHANGSHA.env_name
+raw_env = aec_env(CHANGSHA, module=__name__)
+"""The AEC environment class (PettingZoo's ``raw_env``: no wrappers)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (as the classic envs use them)."""
-    return wrap(raw_env(**kwargs))
-
-
-class raw_env(MahjongAECEnv):  # noqa: N801 - PettingZoo's naming convention
-    """Changsha mahjong as an AEC environment. See the module docstring.
-
-    ``rules``: ``"mainstream"`` (default), ``"classic"``, a ``RuleConfig`` or a dict of options."""
-
-    RULESET = CHANGSHA
-    metadata = {"name": ENV_ID, "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    return make_env(CHANGSHA, **kwargs)

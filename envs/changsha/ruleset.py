@@ -1,22 +1,30 @@
-"""Changsha as a ``Ruleset`` for the batched runner (``cnmahjong.envs.vector``) and the trainers."""
+"""Changsha (长沙麻将) as a ``Ruleset``: all the generic layers (envs, arena, viewer, trainers) know of it."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from cnmahjong.envs.changsha import view
 from cnmahjong.envs.changsha.actions import NUM_ACTIONS
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
-from cnmahjong.envs.changsha.observation import (
-    ENCODER,
-    SHAPE,
-    Encoder,
-    planes_to_float,
-)
+from cnmahjong.envs.changsha.heuristic import heuristic
+from cnmahjong.envs.changsha.observation import ENCODER, SHAPE, Encoder, planes_to_float
 from cnmahjong.envs.changsha.render import render_text
-from cnmahjong.envs.changsha.rules import as_config
-from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.changsha.rules import RuleConfig, as_config
+from cnmahjong.envs.core.ruleset import Encoding, Ruleset
+
+
+def _hand_stats(game: Any) -> list[dict[str, Any]]:
+    from cnmahjong.envs.changsha.stats import hand_stats
+
+    return hand_stats(game)
+
 
 CHANGSHA = Ruleset(
-    name="changsha", as_config=as_config, new_hand=new_hand, encoder=Encoder, encoder_name=ENCODER,
-    shape=SHAPE, num_actions=NUM_ACTIONS,
-    to_float=planes_to_float, game=ChangshaGame, match=ChangshaMatch, render=render_text,
-    default_rules="mainstream", scenario_keys=("dice",),
+    name="changsha", title="Changsha", env_module="cnmahjong.envs.changsha.env", config_class=RuleConfig,
+    as_config=as_config, new_hand=new_hand,
+    encodings=(Encoding(ENCODER, SHAPE, Encoder, planes_to_float),),
+    num_actions=NUM_ACTIONS, game=ChangshaGame, match=ChangshaMatch, render=render_text,
+    hand_stats=_hand_stats, stat_names=("haidi_take", "kaigang"), heuristic=heuristic,
+    seat_tags=view.seat_tags, table_extras=view.table_extras, scenario_keys=("dice",),
 )

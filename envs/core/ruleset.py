@@ -1,98 +1,288 @@
-"""``Ruleset``: what a batched or generic runner needs to know of one regional game.
+"""``Ruleset``: everything the generic layers need to know of one regional game, and the one
+registry that finds them.
 
-Each ruleset package (``envs/changsha``, later ``envs/hangzhou``) describes
-itself with one ``Ruleset``; ``cnmahjong.envs.vector.VectorEnv`` and the trainers take any
-of them, so they hold no ruleset-specific code.
+A ruleset package (``envs/changsha``, ``envs/hangzhou``, or one of your own anywhere on the
+path) describes itself with one ``Ruleset`` object; the AEC env, ``VectorEnv``, the arena,
+the viewer, the play server and the trainers take any of them and hold no ruleset-specific
+code. Adding a ruleset is its folder plus one registration: a line in ``REGISTERED`` for the
+ones shipped here, or ``register(ruleset)`` at run time for one that lives elsewhere (the test
+ruleset under ``tests/toy`` does that).
+
+This module is the only place outside the ruleset packages that names them.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-RULESETS = {"changsha": "cnmahjong.envs.changsha.ruleset:CHANGSHA",
-            "hangzhou": "cnmahjong.envs.hangzhou.ruleset:HANGZHOU"}
-"""Ruleset name -> where its ``Ruleset`` lives (imported on first use)."""
-PRESETS = {"mainstream": "changsha", "classic": "changsha", "hangzhou": "hangzhou"}
-"""Every rule preset by name, and the ruleset it belongs to (the CLIs' ``--rules``)."""
-ENCODERS = {"cs-v0": "changsha", "hz-v0": "hangzhou"}
-"""Observation encoder name -> its ruleset (checkpoints record the encoder they learned on)."""
+REGISTERED: dict[str, str] = {
+    "changsha": "cnmahjong.envs.changsha.ruleset:CHANGSHA",
+    "hangzhou": "cnmahjong.envs.hangzhou.ruleset:HANGZHOU",
+}
+"""The shipped rulesets: name -> ``module:attribute`` of its ``Ruleset`` (imported on first use)."""
+
+DEFAULT_RULESET = "changsha"
+"""What a runner plays when it is given no rules at all."""
+
+_loaded: dict[str, Ruleset] = {}
+_extra: dict[str, Ruleset] = {}  # register()ed at run time, in registration order
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One named observation encoder of a ruleset (checkpoints record its name)."""
+
+    name: str
+    """``"cs-v0"``: unique across every ruleset."""
+    shape: tuple[int, int]
+    """Observation planes (channels, kinds)."""
+    encoder: Callable[[], Any]
+    """A fresh incremental encoder with ``planes(game, seat) -> bytes`` (uint8 planes, the channels of
+    fractions holding the counts they are made from) and ``__call__(game, seat)`` -> float32 planes."""
+    to_float: Callable[..., Any]
+    """``to_float(uint8 planes, out=None)`` -> the float32 observation, bit for bit the AEC env's."""
+    channels: Any = None
+    """The channel table the planes follow (``cnmahjong.envs.core.channels``), where declared."""
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """The pieces of one ruleset a runner uses (the engine's own API does the rest)."""
+    """The pieces of one ruleset the generic layers use (the engine's own API does the rest)."""
 
     name: str
-    """Short name (``"changsha"``), as ``VectorEnv(ruleset=...)`` takes it."""
+    """Short name (``"changsha"``), as ``VectorEnv(ruleset=...)`` takes it and event logs carry it."""
+    title: str
+    """For people: ``"Changsha"`` (tables, page titles)."""
+    config_class: Any
+    """Its ``RuleConfig`` (``PRESETS``, ``option_names()``): how a ``rules`` argument is recognised."""
     as_config: Callable[[Any], Any]
     """``rules`` argument (preset name, config object or dict) -> the ruleset's config."""
     new_hand: Callable[[Any, Any], Any]
     """``(config, numpy Generator)`` -> a new game; the AEC env deals the same way."""
-    encoder: Callable[[], Any]
-    """A fresh incremental encoder with ``planes(game, seat) -> bytes``: uint8 planes, the
-    channels of fractions (wall size) holding the counts they are made from."""
-    encoder_name: str
-    shape: tuple[int, int]
-    """Observation planes (channels, kinds)."""
+    encodings: tuple[Encoding, ...]
+    """Its observation encoders; the first is the one its envs use unless told otherwise."""
     num_actions: int
-    to_float: Callable[..., Any]
-    """``to_float(uint8 planes, out=None)`` -> the float32 observation, bit for bit the AEC env's."""
     game: Any
-    """The game class (``from_scenario``, ``replay``)."""
+    """The game class (``from_scenario``, ``replay``, ``_from_deal``, ``ACTIONS.describe``, ``PHASES``)."""
     match: Any
     """The match class: ``match(config, hands, seed=...)``."""
     render: Callable[..., str]
     """``render(game, viewer, last_action)`` -> the text table of the ``ansi`` render mode."""
-    default_rules: str
-    """The preset an env uses when ``rules`` is not given."""
+    hand_stats: Callable[[Any], list[dict[str, Any]]]
+    """A finished hand -> per seat: settlement, win, self_draw, deal_in, big_win and ``stat_names``."""
+    stat_names: tuple[str, ...]
+    """The ruleset's own per-hand counts among ``hand_stats`` (the arena's and league's columns)."""
+    heuristic: Callable[[Any, list[int]], int]
+    """``heuristic(observation planes, legal actions) -> action``: the rule-based (greedy) player."""
+    seat_tags: Callable[[Any, int], list[str]]
+    """``(game, seat)`` -> short labels of the seat for the viewer (dealer, locked, 飘 …)."""
+    table_extras: Callable[[Any], dict[str, Any]]
+    """A game -> the ruleset's own public table facts for the viewer (indicator tile, stacks left …)."""
     scenario_keys: tuple[str, ...] = ()
     """Scenario keys beyond ``hands``, ``wall`` and ``dealer`` (Changsha ``dice``)."""
+    env_module: str | None = None
+    """A module that defines its AEC env class as ``raw_env`` (shipped rulesets: ``….env``, so
+    instances pickle by reference); None: ``cnmahjong.envs.aec.aec_env`` makes one."""
+    core_bench: Callable[..., Any] | None = None
+    """``make bench``'s rules-core rows of this ruleset, where it has any."""
+
+    @property
+    def env_name(self) -> str:
+        """The PettingZoo id of its AEC env (``"changsha_mahjong_v0"``)."""
+        return env_id(self.name)
+
+    # the default encoding's pieces, as most callers want them
+    @property
+    def encoding(self) -> Encoding:
+        return self.encodings[0]
+
+    @property
+    def encoder(self) -> Callable[[], Any]:
+        return self.encodings[0].encoder
+
+    @property
+    def encoder_name(self) -> str:
+        return self.encodings[0].name
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.encodings[0].shape
+
+    @property
+    def to_float(self) -> Callable[..., Any]:
+        return self.encodings[0].to_float
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        return tuple(self.config_class.PRESETS)
+
+    @property
+    def default_rules(self) -> str:
+        """The preset an env uses when ``rules`` is not given (the config's first)."""
+        return self.presets[0]
+
+    def encoding_named(self, name: str) -> Encoding:
+        for enc in self.encodings:
+            if enc.name == name:
+                return enc
+        raise ValueError(f"the {self.name} ruleset has no encoder {name!r}: allowed "
+                         f"{[e.name for e in self.encodings]}")
+
+
+# ------------------------------------------------------------------ registry
+def env_id(name: str) -> str:
+    """A ruleset's PettingZoo id (``"changsha_mahjong_v0"``) and Gymnasium id
+    (``"cnmahjong/Changsha-v0"``) follow from its name: ``import cnmahjong`` registers them
+    without importing the ruleset."""
+    return f"{name}_mahjong_v0"
+
+
+def gym_id(name: str) -> str:
+    return f"cnmahjong/{name.capitalize()}-v0"
+
+
+def register(ruleset: Ruleset | str, name: str | None = None) -> Ruleset:
+    """Add a ruleset found outside ``REGISTERED``: the object, or ``"module:attribute"``. Its
+    name, presets and encoder names must be new."""
+    rs = _load(ruleset) if isinstance(ruleset, str) else ruleset
+    if not isinstance(rs, Ruleset):
+        raise TypeError(f"register() takes a Ruleset or 'module:attribute', got {type(rs).__name__}")
+    if name is not None and name != rs.name:
+        raise ValueError(f"register({name!r}): the ruleset calls itself {rs.name!r}")
+    if rs.name in REGISTERED or rs.name in _extra:
+        if _extra.get(rs.name) is rs:
+            return rs
+        raise ValueError(f"a ruleset named {rs.name!r} is registered already")
+    known_presets, known_encoders = preset_names(), encoder_names()
+    clash = sorted(set(rs.presets) & set(known_presets)) + sorted({e.name for e in rs.encodings} & set(known_encoders))
+    if clash:
+        raise ValueError(f"ruleset {rs.name!r} reuses the names {clash} of registered rulesets")
+    _extra[rs.name] = rs
+    return rs
+
+
+def unregister(name: str) -> None:
+    """Remove a ``register()``ed ruleset (tests clean up with it); the shipped ones stay."""
+    if name not in _extra:
+        raise ValueError(f"{name!r} was not register()ed: registered at run time {sorted(_extra)}")
+    del _extra[name]
+
+
+def _load(where: str) -> Ruleset:
+    module, _, attr = where.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def ruleset_names() -> tuple[str, ...]:
+    """Every registered ruleset's name, shipped ones first."""
+    return (*REGISTERED, *_extra)
 
 
 def get_ruleset(name: str | Ruleset) -> Ruleset:
-    """A ``Ruleset`` by name (``"changsha"``, ``"hangzhou"``), or the object itself."""
+    """A ``Ruleset`` by name, or the object itself."""
     if isinstance(name, Ruleset):
         return name
-    if name not in RULESETS:
-        raise ValueError(f"unknown ruleset {name!r}: allowed {sorted(RULESETS)}")
-    module, attr = RULESETS[name].split(":")
-    return getattr(importlib.import_module(module), attr)
+    if name in _extra:
+        return _extra[name]
+    if name not in REGISTERED:
+        raise ValueError(f"unknown ruleset {name!r}: allowed {sorted(ruleset_names())}")
+    rs = _loaded.get(name)
+    if rs is None:
+        rs = _loaded[name] = _load(REGISTERED[name])
+    return rs
+
+
+def rulesets() -> tuple[Ruleset, ...]:
+    """Every registered ruleset (imports the shipped ones)."""
+    return tuple(get_ruleset(n) for n in ruleset_names())
+
+
+def preset_names() -> dict[str, str]:
+    """Every rule preset by name -> the ruleset it belongs to (the CLIs' ``--rules`` choices)."""
+    return {p: rs.name for rs in rulesets() for p in rs.presets}
+
+
+def encoder_names() -> dict[str, str]:
+    """Every observation encoder by name -> its ruleset."""
+    return {e.name: rs.name for rs in rulesets() for e in rs.encodings}
 
 
 def ruleset_of_preset(preset: str) -> Ruleset:
     """The ruleset a preset name belongs to (``"classic"`` -> Changsha, ``"hangzhou"`` -> Hangzhou)."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown rules {preset!r}: allowed {sorted(PRESETS)}")
-    return get_ruleset(PRESETS[preset])
+    presets = preset_names()
+    if preset not in presets:
+        raise ValueError(f"unknown rules {preset!r}: allowed {sorted(presets)}")
+    return get_ruleset(presets[preset])
 
 
 def ruleset_of_encoder(encoder: str) -> Ruleset:
     """The ruleset whose observations an encoder name describes."""
-    if encoder not in ENCODERS:
-        raise ValueError(f"unknown observation encoder {encoder!r}: allowed {sorted(ENCODERS)}")
-    return get_ruleset(ENCODERS[encoder])
+    encoders = encoder_names()
+    if encoder not in encoders:
+        raise ValueError(f"unknown observation encoder {encoder!r}: allowed {sorted(encoders)}")
+    return get_ruleset(encoders[encoder])
+
+
+def encoding_of(encoder: str) -> Encoding:
+    """An encoder by name, whichever ruleset holds it."""
+    return ruleset_of_encoder(encoder).encoding_named(encoder)
+
+
+def encoding_of_shape(shape: Sequence[int]) -> Encoding:
+    """The one encoder whose planes have this shape (a policy that sees only its observation)."""
+    found = [e for rs in rulesets() for e in rs.encodings if e.shape == tuple(shape)]
+    if len(found) != 1:
+        what = f"ambiguous between {[e.name for e in found]}" if found else "no known encoder's"
+        raise ValueError(f"observation shape {tuple(shape)} is {what}: name the ruleset "
+                         f"(encoders: {encoder_names()})")
+    return found[0]
 
 
 def ruleset_of_rules(rules: Any) -> Ruleset:
     """The ruleset a ``rules`` argument belongs to: a preset name, a config object, or a dict of
-    options (its ``preset`` key, else the ruleset whose options it names; Changsha when empty)."""
+    options (its ``preset`` key, else the ruleset whose options it names; the default when empty)."""
     if rules is None:
-        return get_ruleset("changsha")
+        return get_ruleset(DEFAULT_RULESET)
     if isinstance(rules, str):
         return ruleset_of_preset(rules)
     if isinstance(rules, Mapping):
         if "preset" in rules:
             return ruleset_of_preset(rules["preset"])
-        for name in RULESETS:
-            rs = get_ruleset(name)
-            if rules and set(rules) <= set(rs.game.CONFIG.option_names()):
-                return rs
-        return get_ruleset("changsha")
-    package = next((part for part in type(rules).__module__.split(".") if part in RULESETS), None)
-    if package is not None:  # a config object of cnmahjong.envs.<ruleset>.rules
-        return get_ruleset(package)
-    raise TypeError(f"rules must be a preset name {sorted(PRESETS)}, a RuleConfig or a dict, "
+        if rules:
+            for rs in rulesets():
+                if set(rules) <= set(rs.config_class.option_names()):
+                    return rs
+        return get_ruleset(DEFAULT_RULESET)
+    for rs in rulesets():
+        if isinstance(rules, rs.config_class):
+            return rs
+    raise TypeError(f"rules must be a preset name {sorted(preset_names())}, a RuleConfig or a dict, "
                     f"got {type(rules).__name__}")
+
+
+def ruleset_of_events(events: Sequence[Mapping[str, Any]]) -> Ruleset:
+    """The ruleset an event log was played under: its deal event (the first) names it."""
+    if not events or not isinstance(events[0], Mapping):
+        raise ValueError("an event log is a non-empty list whose first event is the deal")
+    name = events[0].get("ruleset")
+    if name is None:
+        raise ValueError(f"the deal event names no ruleset (key 'ruleset': one of {sorted(ruleset_names())}); "
+                         f"logs written before the key existed: add it to the first event")
+    if not isinstance(name, str):
+        raise ValueError(f"the deal event's 'ruleset' must be a string, got {type(name).__name__}")
+    return get_ruleset(name)
+
+
+def __getattr__(name: str) -> Any:
+    """The registry's former constants, kept for callers of 0.2: ``PRESETS`` (preset -> ruleset),
+    ``ENCODERS`` (encoder -> ruleset), ``RULESETS`` (name -> where)."""
+    if name == "PRESETS":
+        return preset_names()
+    if name == "ENCODERS":
+        return encoder_names()
+    if name == "RULESETS":
+        return {**REGISTERED, **{n: rs for n, rs in _extra.items()}}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -188,3 +188,9 @@ def tiles_arg(tiles: str | Sequence[int], what: str = "tiles", honours: bool = F
     if isinstance(tiles, str):
         return parse(tiles, honours=honours)
     return [check_kind(t, NUM_KINDS) for t in sequence_arg(tiles, what)]
+
+
+def melds_of(hand: Sequence[int]) -> int:
+    """How many melds a concealed hand of counts stands beside: 14 (or 13) tiles less 3 per meld."""
+    size = sum(hand)
+    return (14 - size) // 3 if size % 3 == 2 else (13 - size) // 3

@@ -27,19 +27,14 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from cnmahjong.envs.aec import MahjongAECEnv, wrap
+from cnmahjong.envs.aec import aec_env, make_env
 from cnmahjong.envs.hangzhou.ruleset import HANGZHOU
 
-ENV_ID = "hangzhou_mahjong_v0"
+ENV_ID = HANGZHOU.env_name
+raw_env = aec_env(HANGZHOU, module=__name__)
+"""The AEC environment class (PettingZoo's ``raw_env``: no wrappers)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (as the classic envs use them)."""
-    return wrap(raw_env(**kwargs))
-
-
-class raw_env(MahjongAECEnv):  # noqa: N801 - PettingZoo's naming convention
-    """Hangzhou mahjong as an AEC environment. See the module docstring."""
-
-    RULESET = HANGZHOU
-    metadata = {"name": ENV_ID, "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    return make_env(HANGZHOU, **kwargs)

@@ -51,9 +51,9 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env as _register
 
-from cnmahjong.agents.torch_policy import ActorCritic, save_actor_critic
 from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.ruleset import ruleset_of_rules
+from cnmahjong.envs.integrations.networks import ActorCritic, save_actor_critic
 from cnmahjong.envs.integrations.observations import ObservationOptions
 
 LOOPBACK = "127.0.0.1"

@@ -29,7 +29,7 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
-from cnmahjong.agents.torch_policy import ActorCritic, save_actor_critic
+from cnmahjong.envs.integrations.networks import ActorCritic, save_actor_critic
 from cnmahjong.envs.wrappers import SingleAgentEnv
 
 

@@ -1,4 +1,4 @@
-"""The Hangzhou side of ``GreedyAgent``: shanten with 财神 (``cnmahjong.envs.core.wild.shanten``).
+"""Hangzhou's rule-based player (``GreedyAgent``'s play here): shanten with 财神 (``cnmahjong.envs.core.wild.shanten``).
 
 Always wins when it can; discards to minimise the wildcard-aware shanten (a 财神 is kept, as
 it lowers the shanten by one), breaking ties by how many unseen tiles would then improve the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cnmahjong.envs.core import wild
-from cnmahjong.envs.core.tiles import NUM_KINDS
+from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
 from cnmahjong.envs.hangzhou.patterns import chi_runs, natural
@@ -20,11 +20,6 @@ from cnmahjong.envs.hangzhou.patterns import chi_runs, natural
 def _shanten(hand: list[int], indicator: int, melds: int) -> int:
     b, w = natural(hand, indicator)
     return wild.shanten(b, w, melds)
-
-
-def _melds(hand: list[int]) -> int:
-    size = sum(hand)
-    return (14 - size) // 3 if size % 3 == 2 else (13 - size) // 3
 
 
 def _after(hand: list[int], *removed: int) -> list[int]:
@@ -39,13 +34,13 @@ def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
     return min(_shanten(_after(hand, t), indicator, melds) for t in range(NUM_KINDS) if hand[t])
 
 
-def hangzhou_action(obs: np.ndarray, legal: list[int]) -> int:
+def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` (more than one) for a ``hz-v0`` observation."""
     if A.HU in legal:
         return A.HU
     hand = decode_hand(obs)
     k = decode_indicator(obs)
-    n = _melds(hand)
+    n = melds_of(hand)
     phase = decode_phase(obs)
     if phase == "claim":
         return _claim(obs, legal, hand, k, n)

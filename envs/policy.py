@@ -1,6 +1,14 @@
-"""``RandomAgent``: uniform over the legal actions of the mask."""
+"""The policy protocol the envs take as opponents, and its simplest member.
+
+A policy is a callable ``policy(observation, action_mask) -> action`` with an optional
+``reset(seed=None)``; ``cnmahjong.agents`` builds the others (greedy, checkpoints). The envs'
+own default opponents are ``RandomAgent``s, so it lives here, beside ``reset_policy``.
+"""
 
 from __future__ import annotations
+
+import inspect
+from typing import Any
 
 import numpy as np
 
@@ -22,3 +30,14 @@ class RandomAgent:
         if legal.size == 0:
             raise ValueError("RandomAgent got an empty action mask: this seat is not to act")
         return int(legal[self.rng.integers(legal.size)])
+
+
+def reset_policy(policy: Any, seed: int) -> None:
+    """Call a policy's optional ``reset()``, passing ``seed`` when it takes one (reproducibility)."""
+    reset = getattr(policy, "reset", None)
+    if reset is None:
+        return
+    if "seed" in inspect.signature(reset).parameters:
+        reset(seed=seed)
+    else:
+        reset()

@@ -1,0 +1,120 @@
+"""Changsha's rule-based player (``GreedyAgent``'s play here), reading only its observation. It
+
+- always wins (HU) when it can, and declares opening wins;
+- discards to minimise shanten (向听数 over the standard, seven-pairs and all-将
+  shapes, false 将 included), breaking ties by how many unseen tiles would then
+  improve the hand (进张), then by the higher tile kind;
+- claims PENG / CHI only when that lowers its shanten;
+- opens 开杠 whenever it may (the engine offers it only when ready) and makes
+  补张 kongs when they do not set the hand back;
+- takes the 海底 when ready; a 开杠 with a choice uses two dice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
+from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
+from cnmahjong.envs.core.tiles import melds_of
+
+NUM_KINDS = 27
+
+
+def heuristic(observation: np.ndarray, legal: list[int]) -> int:
+    """The greedy choice among ``legal`` (more than one) for a ``cs-v0`` observation."""
+    if A.HU in legal:
+        return A.HU
+    declares = [a for a in legal if A.DECLARE <= a < A.DICE_ONE]
+    if declares:
+        return declares[0]
+    phase = decode_phase(observation)
+    hand = decode_hand(observation)
+    melded = decode_melded(observation, 0)
+    if phase == "haidi":
+        ready = shanten(hand, melded, melds_of(hand)) <= 0
+        return A.HAIDI_TAKE if ready and A.HAIDI_TAKE in legal else A.HAIDI_DECLINE
+    if phase == "dice":
+        return A.DICE_TWO if A.DICE_TWO in legal else legal[0]
+    kaigang = [a for a in legal if A.KAIGANG_SELF <= a < A.HU or a == A.KAIGANG_CLAIM]
+    if kaigang:
+        return kaigang[0]
+    if phase == "claim":
+        return _claim(observation, legal, hand, melded)
+    if phase == "discard":
+        return _discard(observation, legal, hand, melded)
+    return A.PASS if A.PASS in legal else legal[0]
+
+
+def _claim(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[int]) -> int:
+    claim = decode_claim(obs)
+    if not claim:
+        return A.PASS
+    t = claim[0]
+    n = melds_of(hand)
+    base = shanten(hand, melded, n)
+    if A.BUZHANG_CLAIM in legal:
+        after = list(hand)
+        after[t] -= 3
+        if shanten(after, _plus(melded, t, 4), n + 1) <= base:
+            return A.BUZHANG_CLAIM
+    best, best_action = base, A.PASS
+    for a in legal:
+        if a == A.PENG:
+            used = [t, t]
+        elif a in A.CHI_ACTIONS:
+            used = [x for x in A.chi_run(a, t) if x != t]
+        else:
+            continue
+        after = list(hand)
+        for x in used:
+            after[x] -= 1
+        new_melded = list(melded)
+        for x in (A.chi_run(a, t) if a in A.CHI_ACTIONS else (t, t, t)):
+            new_melded[x] += 1
+        left = shanten_after_discard(after, new_melded, n + 1)
+        s = min(left[d] for d in range(NUM_KINDS) if after[d])
+        if s < best:
+            best, best_action = s, a
+    return best_action
+
+def _discard(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[int]) -> int:
+    n = melds_of(hand)
+    discards = [a for a in legal if a < NUM_KINDS]
+    left = shanten_after_discard(hand, melded, n)
+    scores = {t: left[t] for t in discards}
+    best = min(scores.values()) if scores else 9
+    buzhang = [a for a in legal if A.BUZHANG_SELF <= a < A.KAIGANG_SELF]
+    for a in buzhang:
+        t = a - A.BUZHANG_SELF
+        after = list(hand)
+        after[t] = 0 if hand[t] == 4 else hand[t] - 1
+        new_n = n + 1 if hand[t] == 4 else n
+        # the replacement tile is unknown: keep the kong if the hand is no worse without it
+        if shanten(after, _plus(melded, t, 4), new_n) <= best:
+            return a
+    if not discards:
+        return legal[0]
+    tied = [t for t in discards if scores[t] == best]
+    if len(tied) == 1:
+        return tied[0]
+    unseen = decode_unseen(obs)
+    return max(tied, key=lambda t: (_improving(_minus(hand, t), melded, n, best, unseen), t))
+
+def _minus(hand: list[int], t: int) -> list[int]:
+    out = list(hand)
+    out[t] -= 1
+    return out
+
+
+def _plus(counts: list[int], t: int, value: int) -> list[int]:
+    out = list(counts)
+    out[t] = value
+    return out
+
+
+def _improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
+    """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
+    after = shanten_after_draw(hand, melded, n)
+    return sum(unseen[k] for k in range(NUM_KINDS) if unseen[k] and after[k] < current)
