@@ -18,6 +18,7 @@ Cython's and setuptools' own timestamp checks rebuild exactly what is stale.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import sys
 import tomllib
@@ -40,13 +41,12 @@ PACKAGE_DIRS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text
 
 
 def hot_modules() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """``(MODULES, ACCELERATED)`` of ``envs/hotpath.py``, read without importing the package."""
-    tree = ast.parse(source_of("cnmahjong.envs.hotpath", False).read_text(encoding="utf-8"))
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in ("MODULES", "ACCELERATED"):
-            found[node.targets[0].id] = ast.literal_eval(node.value)
-    return found["MODULES"], found["ACCELERATED"]
+    """``(MODULES, ACCELERATED)`` of ``envs/hotpath.py`` (the core's and each shipped ruleset's),
+    loaded from its file: it needs only the standard library, not the package."""
+    spec = importlib.util.spec_from_file_location("_cnmahjong_hotpath", source_of("cnmahjong.envs.hotpath", False))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.MODULES, module.ACCELERATED
 
 
 def source_of(module: str, twin: bool) -> Path:

@@ -7,8 +7,9 @@
 - Only seats with a real choice act: with ``auto_single_actions=True`` (default) a
   decision with one legal action is played by the engine. Simultaneous decisions (claims
   on a discard) are asked seat by seat, each seeing nothing of the others' choices.
-- Reward: each seat's settlement credited at the step it is paid, divided by
-  ``reward_scale``; a hand's rewards sum to zero and reach every seat. With
+- Reward (``cnmahjong.envs.core.rewards.Ledger``, shared with ``VectorEnv``): each seat's
+  settlement credited at the step it is paid, divided by ``reward_scale``; a hand's rewards sum
+  to zero and reach every seat. With
   ``defer_early_payments=True`` (default) a payment made before a seat's first decision of
   the episode is credited as the reward of that first decision (or at the end if the seat
   never decides): libraries that drop a reward given before an agent's first action (RLlib
@@ -45,6 +46,7 @@ from pettingzoo.utils import wrappers
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 from cnmahjong.envs.core.engine import NUM_SEATS, IllegalActionError
+from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.state import state_layout
 from cnmahjong.envs.spaces import LegalDiscrete
@@ -103,6 +105,9 @@ class MahjongAECEnv(AECEnv):
         """``infos[agent]["phase"]`` (numeric infos) is an index into this table."""
         self._phase_code = {p: i for i, p in enumerate(self.phase_names)}
         self._state = state_layout(rs)
+        self._ledger = Ledger(1, NUM_SEATS, self.reward_scale, self.defer_early_payments)
+        """Who is paid when (``cnmahjong.envs.core.rewards``): the rewards of every step."""
+        self._rewarded = False
         self.state_space = spaces.Box(0.0, 1.0, self._state.shape, dtype=np.float32)
         self.game: Any = None
         self.match: Any = None
@@ -159,10 +164,8 @@ class MahjongAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self._paid = [0] * NUM_SEATS
+        self._ledger.start()
         self._rewarded = False
-        self._held = [0.0] * NUM_SEATS  # early payments awaiting the seat's first decision
-        self._decided = [not self.defer_early_payments] * NUM_SEATS
         self.last_action = None
         self._advance()
 
@@ -182,8 +185,8 @@ class MahjongAECEnv(AECEnv):
         seat = self.agent_name_mapping[agent]
         self._play(seat, action)
         self._advance()
-        if not self._decided[seat]:  # its first decision: early payments become its reward
-            self._release_held((seat,))
+        if not self._ledger.decided[0][seat]:  # its first decision: early payments become its reward
+            self._deliver(seat, self._ledger.decide(0, seat))
         if self.render_mode == "human":
             self.render()
 
@@ -212,7 +215,8 @@ class MahjongAECEnv(AECEnv):
         if game.done and (self.match is None or self.match.done):
             for a in self.agents:
                 self.terminations[a] = True
-            self._release_held(range(NUM_SEATS))
+            for s, held in enumerate(self._ledger.release()):
+                self._deliver(s, held)
             self.infos = self._final_infos()
             self.agent_selection = self.agents[0]
         else:
@@ -263,40 +267,32 @@ class MahjongAECEnv(AECEnv):
                 info["result"] = text
         return infos
 
-    def _release_held(self, seats: Any) -> None:
-        """Credit the payments held back for ``seats`` (their first decision, or the end)."""
-        for s in seats:
-            self._decided[s] = True
-            held = self._held[s]
-            if held:
-                self._held[s] = 0.0
-                a = self.possible_agents[s]
-                if not self._rewarded:  # this step credited nothing else: start from zero
-                    self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-                    self._rewarded = True
-                self.rewards[a] += held
-                self._cumulative_rewards[a] += held
+    def _deliver(self, seat: int, amount: float) -> None:
+        """Add a held-back payment to this step's reward of ``seat`` (its first decision, or the end)."""
+        if amount:
+            a = self.possible_agents[seat]
+            if not self._rewarded:  # this step credited nothing else: start from zero
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self._rewarded = True
+            self.rewards[a] += amount
+            self._cumulative_rewards[a] += amount
 
     def _credit(self) -> None:
-        """Rewards of this step: payments made since the last credit (opening wins mid-hand),
-        added to the cumulative rewards. A step without payments costs one list comparison."""
+        """Rewards of this step: the payments made since the last credit (the ledger holds back a
+        seat's share until its first decision), added to the cumulative rewards. A step without
+        payments costs one list comparison."""
         if self.match is not None:
             totals = [self.match.scores[s] + (0 if self.game.done else self.game.payments[s])
                       for s in range(NUM_SEATS)]
         else:
             totals = self.game.payments
-        if totals == self._paid:
+        due = self._ledger.pay(0, totals)
+        if due is None:
             if self._rewarded:
                 self._rewarded = False
                 self.rewards = dict.fromkeys(self.possible_agents, 0.0)
             return
-        for s, a in enumerate(self.possible_agents):
-            delta = (totals[s] - self._paid[s]) / self.reward_scale
-            if not self._decided[s]:  # before the seat's first decision: held back (see the docstring)
-                self._held[s] += delta
-                delta = 0.0
-            self.rewards[a] = delta
-        self._paid = list(totals)
+        self.rewards = dict(zip(self.possible_agents, due, strict=True))
         self._rewarded = True
         self._accumulate_rewards()
 

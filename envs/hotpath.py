@@ -15,6 +15,7 @@ a comparison (``tests/test_compiled.py`` plays 20,000 hands per ruleset both way
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -25,7 +26,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-MODULES = (
+CORE_MODULES = (
     "cnmahjong.envs.core.tiles",
     "cnmahjong.envs.core.checks",
     "cnmahjong.envs.core.shapes",
@@ -33,21 +34,46 @@ MODULES = (
     "cnmahjong.envs.core.wall",
     "cnmahjong.envs.core.planes",
     "cnmahjong.envs.core.engine",
-    "cnmahjong.envs.changsha.patterns",
-    "cnmahjong.envs.changsha.scoring",
-    "cnmahjong.envs.changsha.game",
-    "cnmahjong.envs.changsha.observation",
-    "cnmahjong.envs.hangzhou.patterns",
-    "cnmahjong.envs.hangzhou.scoring",
-    "cnmahjong.envs.hangzhou.game",
-    "cnmahjong.envs.hangzhou.observation",
+    "cnmahjong.envs.core.rewards",
     "cnmahjong.envs.vector",
 )
-"""The hot path, compiled unchanged where a C compiler is there (``setup.py`` reads this list)."""
+"""The ruleset-neutral hot path; each shipped ruleset adds its own (below)."""
 
-ACCELERATED = ("cnmahjong.envs.changsha._planes",)
-"""Compiled twins (``.pyx``, no pure-Python source) of pure-Python code that falls back to itself
-when the twin is not importable: ``_planes`` writes ``cs-v0`` observations with C loops."""
+ENVS = Path(__file__).resolve().parent
+"""This folder: ``cnmahjong.envs`` (read from source, so ``setup.py`` can use this module unimported)."""
+
+
+def _literal(path: Path, names: tuple[str, ...]) -> dict[str, Any]:
+    """Top-level ``NAME = literal`` assignments of a source file, read without importing it."""
+    found: dict[str, Any] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in names:
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+        elif isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) in names and node.value:
+            found[node.target.id] = ast.literal_eval(node.value)
+    return found
+
+
+def hot_lists(envs: Path = ENVS) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(MODULES, ACCELERATED)``: the core's, then each shipped ruleset's (``REGISTERED`` in
+    ``core/ruleset.py``), as its package ``__init__`` declares them in ``HOT_MODULES`` and
+    ``ACCELERATED`` (names inside the package)."""
+    registered = _literal(envs / "core" / "ruleset.py", ("REGISTERED",))["REGISTERED"]
+    modules, twins = list(CORE_MODULES), []
+    for where in registered.values():
+        package = where.partition(":")[0].rpartition(".")[0]
+        if not package.startswith("cnmahjong.envs."):
+            continue
+        declared = _literal(envs.joinpath(*package.split(".")[2:], "__init__.py"), ("HOT_MODULES", "ACCELERATED"))
+        modules += [f"{package}.{m}" for m in declared.get("HOT_MODULES", ())]
+        twins += [f"{package}.{m}" for m in declared.get("ACCELERATED", ())]
+    return tuple(modules), tuple(twins)
+
+
+MODULES, ACCELERATED = hot_lists()
+"""The hot path, compiled unchanged where a C compiler is there (``setup.py`` builds these), and the
+compiled twins (``.pyx``, no pure-Python source) of pure-Python code that falls back to itself
+when the twin is not importable (``_planes`` writes ``cs-v0`` observations with C loops)."""
 
 HOT = MODULES + ACCELERATED
 

@@ -24,7 +24,10 @@ when a hand ends), divided by ``reward_scale``, and ``hand_over``
 next hand at once, and its rows in the same batch belong to the new hand.
 A hand's rewards sum to zero and every seat receives its whole settlement,
 whether or not it decided near the end. A decision with one legal action is
-played by the engine (as the AEC env's ``auto_single_actions``).
+played by the engine (as the AEC env's ``auto_single_actions``). The timing is the AEC env's
+(one ``cnmahjong.envs.core.rewards.Ledger``): ``defer_early_payments=True`` holds a payment made
+before a seat's first decision of the hand and pays it at the step that answers that decision
+(or when the hand ends), as a learner that credits rewards to a seat's last decision wants.
 
 Table ``i`` deals its hands from its own seed, ``venv.table_seeds[i]``, exactly
 as an AEC env reset with that seed and then reset without one; ``seed``
@@ -55,7 +58,8 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
-from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
+from cnmahjong.envs.core.rewards import Ledger
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from cnmahjong.envs.core.state import state_layout
 
 NUM_SEATS = 4
@@ -91,11 +95,13 @@ class VectorEnv:
 
     def __init__(self, num_tables: int = 64, rules: Any = None, seed: int | None = None,
                  obs_dtype: Any = np.float32, reward_scale: float = 1.0,
-                 ruleset: str | Ruleset = "changsha", hands: Any = None, state: bool = False) -> None:
-        self.ruleset = rs = get_ruleset(ruleset)
+                 ruleset: str | Ruleset | None = None, hands: Any = None, state: bool = False,
+                 defer_early_payments: bool = False) -> None:
+        self.ruleset = rs = get_ruleset(DEFAULT_RULESET if ruleset is None else ruleset)
         self.num_tables = int_arg(num_tables, "num_tables", low=1)
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
+        self.defer_early_payments = bool_arg(defer_early_payments, "defer_early_payments")
         dtype = np.dtype(obs_dtype)
         if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
             raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {obs_dtype!r}")
@@ -121,7 +127,7 @@ class VectorEnv:
         self._groups: list[tuple[int, int]] = []  # (table, rows of that table), in row order
         self._rngs: list[np.random.Generator] = []
         self._encoders: list[Any] = []
-        self._paid: list[list[int]] = []
+        self._ledger = Ledger(0)
 
     # ------------------------------------------------------------------ api
     def reset(self, seed: int | None = None) -> Batch:
@@ -135,7 +141,7 @@ class VectorEnv:
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
         self._encoders = [self.ruleset.encoder() for _ in range(self.num_tables)]
         self.games = [None] * self.num_tables
-        self._paid = [[0] * NUM_SEATS for _ in range(self.num_tables)]
+        self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0
         self._hand_over[:] = False
         for t in range(self.num_tables):
@@ -170,7 +176,8 @@ class VectorEnv:
         self._hand_over[:] = False
         done_tables = []
         rows = self._rows
-        paid = self._paid
+        ledger = self._ledger
+        paid, decided = ledger.paid, ledger.decided
         acts = acts.tolist()
         i = 0
         for t, k in self._groups:  # k rows of table t, from row i on
@@ -186,7 +193,13 @@ class VectorEnv:
                 game.play_forced()
             if game.payments != paid[t]:
                 self._credit(t, game)
+            if not all(decided[t]):  # defer_early_payments: a seat's first decision brings its held payments
+                for j in range(i - k, i):
+                    s = rows[j][1]
+                    if not decided[t][s]:
+                        self._rewards[t, s] += ledger.decide(t, s)
             if game.done:
+                self._rewards[t] += ledger.release(t)
                 done_tables.append(t)
         for t in done_tables:
             self._hand_over[t] = True
@@ -200,9 +213,9 @@ class VectorEnv:
         self.games[t] = game
         if game is None:  # this table stops
             return
-        self._paid[t] = [0] * NUM_SEATS
+        self._ledger.start(t)
         game.play_forced()
-        if game.payments != self._paid[t]:
+        if game.payments != self._ledger.paid[t]:
             self._credit(t, game)
         if game.done:  # cannot happen: every hand starts with the dealer's discard to choose
             raise RuntimeError(f"table {t}: a hand ended without any decision")
@@ -226,11 +239,10 @@ class VectorEnv:
         raise ValueError(f"hands({t}) {problem}. The VectorEnv needs reset() now.")
 
     def _credit(self, t: int, game: Any) -> None:
-        paid = self._paid[t]
-        scale = self.reward_scale
-        for s in range(NUM_SEATS):
-            self._rewards[t, s] += (game.payments[s] - paid[s]) / scale
-        self._paid[t] = list(game.payments)
+        """Add what the ledger says is due now (``cnmahjong.envs.core.rewards``) to table ``t``'s rewards."""
+        due = self._ledger.pay(t, game.payments)
+        if due is not None:
+            self._rewards[t] += due
 
     def _gather(self) -> Batch:
         """Rows of the pending decisions, table by table, seat by seat, into the buffers."""

@@ -143,21 +143,17 @@ class SingleAgentEnv(gym.Env):
 
     def _run_opponents(self) -> tuple[float, bool]:
         """Let the other seats play until the learner must decide or the episode ends; return
-        the learner's reward collected meanwhile."""
+        the learner's reward over the step just taken and theirs (the AEC env's public
+        ``rewards``, from its ledger: early payments arrive with the learner's first decision)."""
         aec = self.aec
         me = aec.possible_agents[self.seat]
-        reward = 0.0
+        reward = aec.rewards[me]
         while True:
             agent = aec.agent_selection
             if aec.terminations[agent]:
-                reward += aec._cumulative_rewards[me]
                 return reward, True
             if agent == me:
-                reward += aec._cumulative_rewards[me]
-                aec._cumulative_rewards[me] = 0.0
                 return reward, False
-            reward += aec._cumulative_rewards[me]
-            aec._cumulative_rewards[me] = 0.0
             seat = aec.agent_name_mapping[agent]
             o = aec.observe(agent)
             choice = self._policy_of[seat](o["observation"], o["action_mask"])
@@ -166,6 +162,7 @@ class SingleAgentEnv(gym.Env):
             except TypeError as e:
                 raise TypeError(f"{e}: a policy returns one legal action id") from None
             aec.step(choice)
+            reward += aec.rewards[me]
 
     def _observe(self) -> np.ndarray:
         o = self.aec.observe(self.aec.possible_agents[self.seat])

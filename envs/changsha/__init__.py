@@ -8,6 +8,11 @@ without PettingZoo installed.
 
 import contextlib
 
+HOT_MODULES = ('patterns', 'scoring', 'game', 'observation')
+"""Its modules on the compiled hot path (``cnmahjong.envs.hotpath`` reads this, unimported)."""
+ACCELERATED = ('_planes',)
+"""Compiled twins without a ``.py`` (``_planes``: ``cs-v0`` planes in C loops)."""
+
 with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
     from cnmahjong.envs.changsha.env import env, raw_env
 

@@ -7,6 +7,9 @@
 
 import contextlib
 
+HOT_MODULES = ('patterns', 'scoring', 'game', 'observation')
+"""Its modules on the compiled hot path (``cnmahjong.envs.hotpath`` reads this, unimported)."""
+
 with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
     from cnmahjong.envs.hangzhou.env import env, raw_env
 
