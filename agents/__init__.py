@@ -11,11 +11,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from cnmahjong.agents.greedy import GreedyAgent
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
 from cnmahjong.envs.policy import RandomAgent, reset_policy
 
 POLICY_NAMES = ("random", "greedy", "pretrained", "ckpt:PATH")
-PRETRAINED = Path(__file__).parent / "pretrained" / "changsha_strong.pt"
-"""The shipped agent (``configs/changsha_strong.yaml``; how it was made: README)."""
+SHIPPED = Path(__file__).parent / "pretrained"
+"""The shipped agents, one per ruleset that has one: ``<ruleset>_strong.pt`` (how each was made: README)."""
+PRETRAINED = SHIPPED / f"{DEFAULT_RULESET}_strong.pt"
+"""The default ruleset's shipped agent."""
+
+
+def pretrained_path(ruleset=None) -> Path:
+    """The shipped agent of ``ruleset`` (name or ``Ruleset``; the default when None), or the default
+    ruleset's where that one has none (then refused by its encoder, naming both)."""
+    own = SHIPPED / f"{get_ruleset(ruleset or DEFAULT_RULESET).name}_strong.pt"
+    return own if own.exists() else PRETRAINED
 
 
 def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles: bool = False):
@@ -32,9 +42,10 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
     if name == "greedy":
         return GreedyAgent(ruleset=ruleset)
     if name == "pretrained":
-        if not PRETRAINED.exists():
-            raise ValueError(f"the shipped agent {PRETRAINED} is missing from this checkout")
-        return TorchPolicyLoader(str(PRETRAINED), ruleset=ruleset)
+        path = pretrained_path(ruleset)
+        if not path.exists():
+            raise ValueError(f"the shipped agent {path} is missing from this checkout")
+        return TorchPolicyLoader(str(path), ruleset=ruleset)
     if name.startswith("ckpt:"):
         return TorchPolicyLoader(name[len("ckpt:"):], ruleset=ruleset, trust_pickles=trust_pickles)
     raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")
@@ -48,4 +59,5 @@ def TorchPolicyLoader(path: str, deterministic: bool = True, ruleset=None,  # no
     return TorchPolicy(path, deterministic=deterministic, ruleset=ruleset, trust_pickles=trust_pickles)
 
 
-__all__ = ["GreedyAgent", "RandomAgent", "TorchPolicyLoader", "make_policy", "reset_policy", "POLICY_NAMES"]
+__all__ = ["GreedyAgent", "RandomAgent", "TorchPolicyLoader", "make_policy", "reset_policy", "POLICY_NAMES",
+           "PRETRAINED", "pretrained_path"]

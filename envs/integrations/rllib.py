@@ -8,7 +8,7 @@ import ray
 from cnmahjong.envs.integrations.rllib import loopback_ray, ppo_config, register_env, save_policy
 loopback_ray()                                   # Ray keeps 127.0.0.1 (else it swaps in the interface address)
 ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1")  # one machine, loopback only
-register_env()                                   # "changsha_mahjong_v0" for RLlib's runners
+register_env()                                   # "cnmahjong_v0" for RLlib's runners
 algo = ppo_config(num_env_runners=2, env_config={"reward_scale": 10.0}, net_arch=[64],
                   train_batch_size_per_learner=2000, minibatch_size=500, num_epochs=1).build_algo()
 result = algo.train()                            # 2,000 env steps (~10 s on 2 cores)
@@ -57,7 +57,8 @@ from cnmahjong.envs.integrations.networks import ActorCritic, save_actor_critic
 from cnmahjong.envs.integrations.observations import ObservationOptions
 
 LOOPBACK = "127.0.0.1"
-ENV_NAME = "changsha_mahjong_v0"
+ENV_NAME = "cnmahjong_v0"
+"""The name RLlib's runners know the env by; ``env_config["rules"]`` picks the ruleset."""
 POLICY = "shared"
 """One module plays every seat (parameter sharing)."""
 

@@ -57,7 +57,7 @@ class QNet(nn.Module):
 class SharedSeatEnv(gym.Env):
     """One learning seat of a hand whose other seats the shared ``QNet`` plays (module docstring)."""
 
-    def __init__(self, qnet: QNet, rules: Any = "mainstream", reward_scale: float = 10.0) -> None:
+    def __init__(self, qnet: QNet, rules: Any = None, reward_scale: float = 10.0) -> None:
         self.inner = SingleAgentEnv(rules=rules, opponents=[qnet.act] * 3, seat="random", reward_scale=reward_scale)
         rs = self.inner.aec.RULESET
         if rs.shape != qnet.shape:
