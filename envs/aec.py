@@ -27,6 +27,8 @@
   critics (``cnmahjong.envs.core.state``: every seat's observation, the wall in order, the
   dice ahead); it never enters an observation.
 - An illegal action raises ``IllegalActionError``: never a silent pass.
+- ``encoder="name"``: observations from another of the ruleset's named encoders (checkpoints
+  record theirs); the ruleset's first by default.
 - ``hands_per_episode=N`` plays a match of N hands with the ruleset's dealer rule.
 - ``reset(options={"scenario": {...}})`` starts from a scenario as the game's
   ``from_scenario`` takes it (keys ``hands``, ``wall``, ``dealer`` and the ruleset's own).
@@ -70,7 +72,7 @@ class MahjongAECEnv(AECEnv):
                  render_mode: str | None = None, reward_scale: float = 1.0,
                  auto_single_actions: bool = True, hands_per_episode: int = 1,
                  defer_early_payments: bool = True, result_in_infos: bool = False,
-                 infos: str = "numeric", box: bool = False) -> None:
+                 infos: str = "numeric", box: bool = False, encoder: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
@@ -89,13 +91,15 @@ class MahjongAECEnv(AECEnv):
         rs = self.RULESET
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
         self.render_mode = render_mode
-        self.encoder = rs.encoder_name
-        self._encode = rs.encoder()
+        self.encoding = rs.encoding if encoder is None else rs.encoding_named(encoder)
+        """The observation encoder (``encoder=``: any of the ruleset's by name; its first by default)."""
+        self.encoder = self.encoding.name
+        self._encode = self.encoding.encoder()
         self.possible_agents = [f"player_{i}" for i in range(NUM_SEATS)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: LegalDiscrete(rs.num_actions, _MaskOf(self, i))
                               for i, a in enumerate(self.possible_agents)}
-        planes = spaces.Box(0.0, 1.0, rs.shape, dtype=np.float32)
+        planes = spaces.Box(0.0, 1.0, self.encoding.shape, dtype=np.float32)
         obs_space = planes if self.box else spaces.Dict({
             "observation": planes,
             "action_mask": spaces.Box(0, 1, (rs.num_actions,), dtype=np.int8),
@@ -104,7 +108,7 @@ class MahjongAECEnv(AECEnv):
         self.phase_names: tuple[str, ...] = rs.game.PHASES
         """``infos[agent]["phase"]`` (numeric infos) is an index into this table."""
         self._phase_code = {p: i for i, p in enumerate(self.phase_names)}
-        self._state = state_layout(rs)
+        self._state = state_layout(rs, self.encoding)
         self._ledger = Ledger(1, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         """Who is paid when (``cnmahjong.envs.core.rewards``): the rewards of every step."""
         self._rewarded = False
@@ -300,7 +304,7 @@ class MahjongAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         seat = self.agent_name_mapping[agent]
         if self.game is None:
-            planes = np.zeros(self.RULESET.shape, dtype=np.float32)
+            planes = np.zeros(self.encoding.shape, dtype=np.float32)
         else:
             planes = self._encode(self.game, seat)
         if self.box:

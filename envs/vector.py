@@ -43,7 +43,8 @@ read and even to write: ``step`` checks actions against a private copy of the
 masks, so editing ``batch.mask`` in place changes nothing of the legality check,
 and a rejected step changes no table. ``obs_dtype=np.uint8``
 gives the planes as bytes (4× smaller; the wall and stack planes hold the
-counts, ``ruleset.to_float`` gives the float observation back).
+counts, ``venv.encoding.to_float`` gives the float observation back). ``encoder="name"`` picks
+another of the ruleset's named encoders (its first by default).
 
 ``state=True`` adds ``batch.state``: per row, the global state of its table
 (``cnmahjong.envs.core.state``) at that moment, bit for bit the AEC env's ``state()``
@@ -96,8 +97,9 @@ class VectorEnv:
     def __init__(self, num_tables: int = 64, rules: Any = None, seed: int | None = None,
                  obs_dtype: Any = np.float32, reward_scale: float = 1.0,
                  ruleset: str | Ruleset | None = None, hands: Any = None, state: bool = False,
-                 defer_early_payments: bool = False) -> None:
+                 defer_early_payments: bool = False, encoder: str | None = None) -> None:
         self.ruleset = rs = get_ruleset(DEFAULT_RULESET if ruleset is None else ruleset)
+        self.encoding = enc = rs.encoding if encoder is None else rs.encoding_named(encoder)
         self.num_tables = int_arg(num_tables, "num_tables", low=1)
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
@@ -111,13 +113,13 @@ class VectorEnv:
             raise TypeError(f"hands must be a function table -> game or None, got {type(hands).__name__}")
         self._hands = hands
         rows = self.num_tables * MAX_ROWS_PER_TABLE
-        self._obs = np.zeros((rows, *rs.shape), dtype=dtype)
+        self._obs = np.zeros((rows, *enc.shape), dtype=dtype)
         self._mask = np.zeros((rows, rs.num_actions), dtype=np.int8)
         self._table = np.zeros(rows, dtype=np.int64)
         self._seat = np.zeros(rows, dtype=np.int64)
         self._rewards = np.zeros((self.num_tables, NUM_SEATS), dtype=np.float32)
         self._hand_over = np.zeros(self.num_tables, dtype=bool)
-        self.state_layout = state_layout(rs) if bool_arg(state, "state") else None
+        self.state_layout = state_layout(rs, enc) if bool_arg(state, "state") else None
         self._state = None if self.state_layout is None else np.zeros((rows, *self.state_layout.shape), dtype=dtype)
         self.games: list[Any] = []
         self.table_seeds: list[int] = []
@@ -139,7 +141,7 @@ class VectorEnv:
         root = np.random.default_rng(seed)
         self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
-        self._encoders = [self.ruleset.encoder() for _ in range(self.num_tables)]
+        self._encoders = [self.encoding.encoder() for _ in range(self.num_tables)]
         self.games = [None] * self.num_tables
         self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0
@@ -268,12 +270,12 @@ class VectorEnv:
             return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
                          rewards=self._rewards, hand_over=self._hand_over,
                          state=None if self._state is None else self._state[:0])
-        u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.ruleset.shape)
+        u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.encoding.shape)
         obs = self._obs[:n]
         if self.obs_dtype == np.uint8:
             obs[:] = u8
         else:
-            self.ruleset.to_float(u8, out=obs)
+            self.encoding.to_float(u8, out=obs)
         table = self._table[:n]
         seat = self._seat[:n]
         table[:], seat[:] = zip(*rows, strict=True)

@@ -47,7 +47,7 @@ class SingleAgentEnv(gym.Env):
                  opponents: Sequence[Policy] | None = None, seat: int | str = "random",
                  reward_scale: float = 1.0, render_mode: str | None = None,
                  hands_per_episode: int = 1, illegal_action: str = "raise",
-                 illegal_penalty: float = 1.0, ruleset: str | None = None) -> None:
+                 illegal_penalty: float = 1.0, ruleset: str | None = None, encoder: str | None = None) -> None:
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action={illegal_action!r}: allowed 'raise' or 'penalize'")
         self.illegal_action = illegal_action
@@ -68,14 +68,14 @@ class SingleAgentEnv(gym.Env):
         if ruleset is None:
             ruleset = ruleset_of_rules(rules).name
         self.aec = aec_env(ruleset)(rules=rules, reward_scale=reward_scale, render_mode=render_mode,
-                                    hands_per_episode=hands_per_episode)
+                                    hands_per_episode=hands_per_episode, encoder=encoder)
         rs = self.aec.RULESET
         self._describe = rs.game.ACTIONS.describe
         self.opponents = list(opponents)
         self.seat_choice = seat
         self.seat = 0 if seat == "random" else int(seat)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(0.0, 1.0, rs.shape, dtype=np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, self.aec.encoding.shape, dtype=np.float32)
         self.action_space = LegalDiscrete(rs.num_actions, self._current_mask)
         self._mask = np.zeros(rs.num_actions, dtype=np.int8)
         self._policy_of: dict[int, Policy] = {}

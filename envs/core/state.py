@@ -27,7 +27,7 @@ import numpy as np
 
 from cnmahjong.envs.core.engine import DEALT_TILES, NUM_SEATS
 from cnmahjong.envs.core.planes import Rows
-from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
+from cnmahjong.envs.core.ruleset import Encoding, Ruleset, get_ruleset
 from cnmahjong.envs.core.wall import EMPTY
 
 DICE_PER_ROW = 4
@@ -38,9 +38,11 @@ DIE_FACES = 6
 class StateLayout:
     """The state planes of one ruleset (see the module docstring)."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, encoding: Encoding | None = None) -> None:
         self.ruleset = ruleset
-        channels, kinds = ruleset.shape
+        self.encoding = encoding = encoding or ruleset.encoding
+        """Whose planes make each seat's block (the env's encoder)."""
+        channels, kinds = encoding.shape
         game = ruleset.game
         self.obs_channels = NUM_SEATS * channels
         self.wall_channels = game.WALL_SIZE - DEALT_TILES
@@ -95,10 +97,10 @@ class StateLayout:
         ruleset's own ``to_float`` (its count channels become the fractions the envs show)."""
         if out is None:
             out = np.empty(planes.shape, dtype=np.float32)
-        c, k = self.ruleset.shape
+        c, k = self.encoding.shape
         lead = planes.shape[:-2]
         obs = planes[..., : self.obs_channels, :].reshape(*lead, NUM_SEATS, c, k)
-        out[..., : self.obs_channels, :] = self.ruleset.to_float(obs).reshape(*lead, self.obs_channels, k)
+        out[..., : self.obs_channels, :] = self.encoding.to_float(obs).reshape(*lead, self.obs_channels, k)
         np.copyto(out[..., self.obs_channels:, :], planes[..., self.obs_channels:, :], casting="unsafe")
         return out
 
@@ -115,6 +117,7 @@ class StateLayout:
 
 
 @cache
-def state_layout(ruleset: str | Ruleset) -> StateLayout:
-    """The ``StateLayout`` of a ruleset (by name or object), made once."""
-    return StateLayout(get_ruleset(ruleset))
+def state_layout(ruleset: str | Ruleset, encoding: Encoding | None = None) -> StateLayout:
+    """The ``StateLayout`` of a ruleset (by name or object) over one of its encodings (its default
+    when None)."""
+    return StateLayout(get_ruleset(ruleset), encoding)

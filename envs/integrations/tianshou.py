@@ -59,12 +59,12 @@ class SharedSeatEnv(gym.Env):
 
     def __init__(self, qnet: QNet, rules: Any = None, reward_scale: float = 10.0) -> None:
         self.inner = SingleAgentEnv(rules=rules, opponents=[qnet.act] * 3, seat="random", reward_scale=reward_scale)
-        rs = self.inner.aec.RULESET
-        if rs.shape != qnet.shape:
+        rs, enc = self.inner.aec.RULESET, self.inner.aec.encoding
+        if enc.shape != qnet.shape:
             raise ValueError(f"the QNet reads {qnet.net.encoder!r} planes {qnet.shape}; rules {rules!r} "
-                             f"give {rs.encoder_name!r} planes {rs.shape}")
+                             f"give {enc.name!r} planes {enc.shape}")
         self.observation_space = spaces.Dict({
-            "obs": spaces.Box(0.0, 1.0, (rs.shape[0] * rs.shape[1],), dtype=np.float32),
+            "obs": spaces.Box(0.0, 1.0, (enc.shape[0] * enc.shape[1],), dtype=np.float32),
             "mask": spaces.MultiBinary(rs.num_actions),
         })
         self.action_space = spaces.Discrete(rs.num_actions)
