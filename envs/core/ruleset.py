@@ -5,8 +5,10 @@ A ruleset package (``envs/changsha``, ``envs/hangzhou``, or one of your own anyw
 path) describes itself with one ``Ruleset`` object; the AEC env, ``VectorEnv``, the arena,
 the viewer, the play server and the trainers take any of them and hold no ruleset-specific
 code. Adding a ruleset is its folder plus one registration: a line in ``REGISTERED`` for the
-ones shipped here, or ``register(ruleset)`` at run time for one that lives elsewhere (the test
-ruleset under ``tests/toy`` does that).
+ones shipped here; for one that lives elsewhere, ``register(ruleset)`` at run time, or the
+environment variable ``CNMAHJONG_RULESETS="pkg.module:ATTR,..."``, which every process started
+from this one (arena workers, trainer workers, Ray actors on this machine) reads too. The test
+ruleset under ``tests/toy`` plugs in that way.
 
 This module is the only place outside the ruleset packages that names them.
 """
@@ -14,6 +16,7 @@ This module is the only place outside the ruleset packages that names them.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +30,12 @@ REGISTERED: dict[str, str] = {
 DEFAULT_RULESET = "changsha"
 """What a runner plays when it is given no rules at all."""
 
+PLUGINS_ENV = "CNMAHJONG_RULESETS"
+"""Environment variable: comma-separated ``module:attribute`` of more rulesets, registered on first use."""
+
 _loaded: dict[str, Ruleset] = {}
 _extra: dict[str, Ruleset] = {}  # register()ed at run time, in registration order
+_plugins_read = ""  # the value of PLUGINS_ENV last registered
 
 
 @dataclass(frozen=True)
@@ -176,8 +183,24 @@ def _load(where: str) -> Ruleset:
     return getattr(importlib.import_module(module), attr)
 
 
+def _read_plugins() -> None:
+    """Register the rulesets ``CNMAHJONG_RULESETS`` names (once per value of the variable)."""
+    global _plugins_read
+    value = os.environ.get(PLUGINS_ENV, "")
+    if value == _plugins_read:
+        return
+    _plugins_read = value
+    for where in filter(None, (w.strip() for w in value.split(","))):
+        if ":" not in where:
+            raise ValueError(f"{PLUGINS_ENV}: {where!r} is not 'module:attribute' (entries are comma-separated)")
+        rs = _load(where)
+        if _extra.get(getattr(rs, "name", None)) is not rs:
+            register(rs)
+
+
 def ruleset_names() -> tuple[str, ...]:
     """Every registered ruleset's name, shipped ones first."""
+    _read_plugins()
     return (*REGISTERED, *_extra)
 
 
@@ -185,6 +208,8 @@ def get_ruleset(name: str | Ruleset) -> Ruleset:
     """A ``Ruleset`` by name, or the object itself."""
     if isinstance(name, Ruleset):
         return name
+    if name not in REGISTERED:
+        _read_plugins()
     if name in _extra:
         return _extra[name]
     if name not in REGISTERED:
