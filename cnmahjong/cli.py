@@ -1,5 +1,8 @@
-"""The console scripts (``pyproject.toml``'s ``[project.scripts]``), each the ``python -m`` tool
-of the same name: ``cnmahjong-train`` is ``python -m cnmahjong.training.train``, and so on."""
+"""The console scripts (``pyproject.toml``'s ``[project.scripts]``), each a ``python -m`` tool:
+``cnmahjong-train`` is ``python -m cnmahjong.training.train``, ``cnmahjong-arena``
+``python -m cnmahjong.training.arena``, ``cnmahjong-replay`` ``python -m cnmahjong.training.viewer``,
+``cnmahjong-play`` ``python -m cnmahjong.training.server`` and ``cnmahjong-bench``
+``python -m cnmahjong.training.bench``."""
 
 from __future__ import annotations
 
@@ -20,19 +23,19 @@ def train() -> int:
 
 def arena() -> int:
     """``cnmahjong-arena --policies pretrained greedy greedy greedy --deals 500``"""
-    return _run("cnmahjong.training.evaluate")
+    return _run("cnmahjong.training.arena.cli")
 
 
 def replay() -> int:
     """``cnmahjong-replay EVENTS.json -o hand.html``"""
-    return _run("cnmahjong.training.replay")
+    return _run("cnmahjong.training.viewer.replay")
 
 
 def play() -> int:
     """``cnmahjong-play --opponents greedy greedy pretrained``"""
-    return _run("cnmahjong.training.play")
+    return _run("cnmahjong.training.server.seat")
 
 
 def bench() -> int:
     """``cnmahjong-bench``"""
-    return _run("cnmahjong.training.bench")
+    return _run("cnmahjong.training.bench.cli")

@@ -33,6 +33,8 @@ CORE_MODULES = (
     "cnmahjong.envs.core.wild",
     "cnmahjong.envs.core.wall",
     "cnmahjong.envs.core.planes",
+    "cnmahjong.envs.core.meld",
+    "cnmahjong.envs.core.result",
     "cnmahjong.envs.core.engine",
     "cnmahjong.envs.core.rewards",
     "cnmahjong.envs.vector",

@@ -87,7 +87,7 @@ def test_torch_checkpoint_checks_encoder(tmp_path):
 
 
 def test_greedy_beats_random_in_the_arena():
-    from cnmahjong.training.evaluate import evaluate
+    from cnmahjong.training.arena import evaluate
 
     report = evaluate(["greedy", "random", "random", "random"], deals=60, workers=1, progress=False)
     greedy = report["reports"][0]

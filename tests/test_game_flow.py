@@ -143,7 +143,7 @@ def test_hu_beats_peng_even_when_answered_first_section5():
     g.step(3, A.PENG)
     g.step(2, A.HU)
     r = g.result
-    assert r.winners == (2,) and r.patterns[2] == ("PINGHU",) and r.payer == 1
+    assert r.winners == (2,) and tuple(r.patterns[2]) == ("PINGHU",) and r.won_from[2] == 1
     assert not g.melds[3]
 
 
@@ -153,7 +153,7 @@ def test_tongpao_several_winners_discarder_pays_each_section5():
     r = g.result
     assert r.winners == (2, 3)
     # birds 2s, 6s: ranks 2 and 6 land on the dealer's next player, seat 1, the payer
-    assert r.birds == (2, 6) and r.bird_seats == (1, 1)
+    assert r.extras["birds"] == [2, 6] and r.extras["bird_seats"] == [1, 1]
     assert r.payments == (0, -6, 3, 3)  # small, no dealer: 1 × factor 3 each
     assert r.next_dealer == 1  # §9: several winners on one discard -> the discarder
 
@@ -199,7 +199,7 @@ def test_louhu_does_not_touch_self_drawn_wins_section5():
     assert g.to_act == [3] and g.drawn == t("5m")
     assert A.HU in g.legal_actions(3)
     g.step(3, A.HU)
-    assert g.result.self_drawn and g.result.patterns[3] == ("PINGHU",)
+    assert g.result.self_drawn and tuple(g.result.patterns[3]) == ("PINGHU",)
 
 
 # ------------------------------------------------------------ 天胡 / 地胡 §4
@@ -208,7 +208,7 @@ def test_tianhu_dealer_wins_on_dealt_tiles_section4():
     assert A.HU in g.legal_actions(0)
     g.step(0, A.HU)
     r = g.result
-    assert r.patterns[0] == ("TIANHU",) and r.self_drawn
+    assert tuple(r.patterns[0]) == ("TIANHU",) and r.self_drawn
     # birds 1m, 2m -> seats 0 and 1; big self-drawn by the dealer: 7 × factor + 1
     assert r.payments == (22 + 15 + 15, -22, -15, -15)
 
@@ -218,7 +218,7 @@ def test_dihu_non_dealer_wins_on_dealers_first_discard_section4():
     g.step(0, t("5m"))
     g.step(1, A.HU)
     r = g.result
-    assert r.patterns[1] == ("DIHU",)
+    assert tuple(r.patterns[1]) == ("DIHU",)
     # birds 3s, 3s land opposite the dealer (seat 2): factor 1; big, dealer pays 7
     assert r.payments == (-7, 7, 0, 0)
 
@@ -256,9 +256,9 @@ def test_haidi_laoyue_self_drawn_big_and_bird_is_the_tile_section7():
     assert sum(g.hands[1]) == 13  # the 海底 tile never joins the hand
     g.step(1, A.HU)
     r = g.result
-    assert r.patterns[1] == ("HAIDI_LAOYUE",)
+    assert tuple(r.patterns[1]) == ("HAIDI_LAOYUE",)
     # §8.1: the 海底 tile (rank 2) is every bird: both on seat 1, the winner
-    assert r.birds == (2, 2) and r.bird_seats == (1, 1)
+    assert r.extras["birds"] == [2, 2] and r.extras["bird_seats"] == [1, 1]
     # big self-drawn by a non-dealer, factor 3 for everyone: dealer 7×3+1, others 6×3+1
     assert r.payments == (-22, 22 + 19 + 19, -19, -19)
     assert r.next_dealer == 1
@@ -272,8 +272,8 @@ def test_haidi_taken_without_win_is_discarded_haidi_pao_section7():
     assert g.legal_actions(1) == [A.HU, A.PASS]  # HU only: no CHI/PENG on the 海底
     g.step(1, A.HU)
     r = g.result
-    assert r.patterns[1] == ("HAIDI_PAO",) and r.payer == 2
-    assert r.birds == (5, 5) and r.bird_seats == (0, 0)  # rank 5 -> the dealer
+    assert tuple(r.patterns[1]) == ("HAIDI_PAO",) and r.won_from[1] == 2
+    assert r.extras["birds"] == [5, 5] and r.extras["bird_seats"] == [0, 0]  # rank 5 -> the dealer
     assert r.payments == (0, 6, -6, 0)  # factor 1 (no bird on seat 1 or 2), big 6
 
 
@@ -341,5 +341,5 @@ def test_dealer_self_draw_small_win_birds_5_9_each_pays_triple_section8_1(config
     assert g.to_act == [0] and g.drawn == t("5m")
     g.step(0, A.HU)
     r = g.result
-    assert r.patterns[0] == ("PINGHU",) and r.self_drawn
+    assert tuple(r.patterns[0]) == ("PINGHU",) and r.self_drawn
     assert r.payments == payments

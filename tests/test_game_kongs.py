@@ -49,7 +49,7 @@ def test_buzhang_from_discard_and_self_drawn_win_on_replacement_section6_1():
     g.step(3, A.HU)
     r = g.result
     # an ordinary self-drawn win: 平胡, no 杠上开花
-    assert r.patterns[3] == ("PINGHU",) and r.self_drawn
+    assert tuple(r.patterns[3]) == ("PINGHU",) and r.self_drawn
     # birds 1s,1s on the dealer: dealer pays (1+1)×3+1, the others 1×1+1
     assert r.payments == (-7, -2, -2, 11)
 
@@ -83,7 +83,7 @@ def test_robbing_an_added_buzhang_is_an_ordinary_win_kong_player_pays_section6_2
     assert g.phase == ROB and g.to_act == [3]
     g.step(3, A.HU)
     r = g.result
-    assert r.patterns[3] == ("PINGHU",) and r.payer == 2  # not 抢杠: an ordinary win
+    assert tuple(r.patterns[3]) == ("PINGHU",) and r.won_from[3] == 2  # not 抢杠: an ordinary win
     # birds 3s, 3s land opposite the dealer: on seat 2, the payer: factor 3
     assert r.payments == (0, 0, -3, 3)
 
@@ -107,7 +107,7 @@ def test_kaigang_two_dice_select_stack_from_tail_gangshang_kaihua_section6_3():
     assert g.revealed == [t("2p"), t("9p")]
     g.step(0, A.HU)
     r = g.result
-    assert r.patterns[0] == ("GANGSHANG_KAIHUA",)
+    assert tuple(r.patterns[0]) == ("GANGSHANG_KAIHUA",)
     # birds 1s, 2s on seats 0 and 1; big self-drawn by the dealer: 7 × factor + 1
     assert r.payments == (52, -22, -15, -15)
 
@@ -117,7 +117,7 @@ def test_both_drawn_tiles_win_two_he_only_with_stacking_section4():
         g = build({0: QUAD_READY}, "1s2s", filler_wall=30, tail="2p2p8s8s", dice=[1, 1], config=cfg)
         g.step(0, A.kaigang(t("2m")))
         g.step(0, A.HU)
-        assert g.result.he[0] == he
+        assert g.result.value[0] == he
 
 
 def test_unused_kong_tiles_are_discarded_hu_only_gangshang_pao_section6_3():
@@ -129,7 +129,7 @@ def test_unused_kong_tiles_are_discarded_hu_only_gangshang_pao_section6_3():
     assert g.rivers[0] == [t("5m"), t("9p")] and g.locked[0]
     g.step(2, A.HU)
     r = g.result
-    assert r.patterns[2] == ("GANGSHANG_PAO",) and r.payer == 0
+    assert tuple(r.patterns[2]) == ("GANGSHANG_PAO",) and r.won_from[2] == 0
     # birds on seats 0 and 1: one on the pair (2, 0): factor 2; big with the dealer: 7
     assert r.payments == (-14, 0, 14, 0)
 
@@ -190,7 +190,7 @@ def test_kaigang_again_with_a_drawn_tile_section6_3():
     assert [m.kind for m in g.melds[0]] == ["angang", "angang"]
     assert events_of(g, "kong_draw")[-1]["tiles"] == [t("5p"), t("8s")]
     g.step(0, A.HU)
-    assert g.result.patterns[0] == ("GANGSHANG_KAIHUA",)
+    assert tuple(g.result.patterns[0]) == ("GANGSHANG_KAIHUA",)
 
 
 # ----------------------------------------------------------- 抢杠胡 §6.4
@@ -205,7 +205,7 @@ def test_robbing_an_open_kaigang_from_a_discard_qianggang_section6_4():
     assert g.wall.remaining == before  # robbed before the draw
     g.step(2, A.HU)
     r = g.result
-    assert r.patterns[2] == ("QIANGGANG",) and r.payer == 3
+    assert tuple(r.patterns[2]) == ("QIANGGANG",) and r.won_from[2] == 3
     assert r.payments == (0, 0, 6, -6)  # birds 1s, 1s on the dealer: factor 1, big 6
 
 
@@ -216,7 +216,7 @@ def test_passed_hu_may_still_rob_the_kaigang_made_on_that_discard_section6_4():
     assert g.louhu[2] & (1 << t("5m"))
     assert g.phase == ROB and g.legal_actions(2) == [A.HU, A.PASS]
     g.step(2, A.HU)
-    assert g.result.patterns[2] == ("QIANGGANG",)
+    assert tuple(g.result.patterns[2]) == ("QIANGGANG",)
 
 
 def test_buzhang_on_a_discard_is_not_robbable_section6_2():
@@ -230,7 +230,7 @@ def test_robbing_an_added_kaigang_section6_4():
     g.step(2, A.kaigang(t("5m")))  # 加杠 by 开杠: ready on 1m/4m
     assert g.phase == ROB and g.to_act == [3]
     g.step(3, A.HU)
-    assert g.result.patterns[3] == ("QIANGGANG",) and g.result.payer == 2
+    assert tuple(g.result.patterns[3]) == ("QIANGGANG",) and g.result.won_from[3] == 2
 
 
 # ------------------------------------------------------------ §6.5 the end

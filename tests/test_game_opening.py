@@ -33,7 +33,7 @@ def test_opening_payments_stand_in_a_drawn_hand_and_rule_g_section8_5():
         g.step(s, A.PASS)
     r = g.result
     assert r.drawn and r.payments == (-5, 12, -4, -3)
-    assert r.opening[0]["pattern"] == "SIXI" and r.opening[0]["dice"] == [2, 3]
+    assert r.extras["opening"][0]["pattern"] == "SIXI" and r.extras["opening"][0]["dice"] == [2, 3]
     assert r.next_dealer == 1  # §9 rule G: the one declaring seat deals next
 
 

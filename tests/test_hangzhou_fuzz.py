@@ -136,11 +136,12 @@ def test_fuzz_twenty_thousand_hands():
         g = HangzhouGame(CONFIGS[i % 2], seed=i, dealer=i % 4, streak=1 + i % 3)
         play(g, rng)
         r = g.result
-        seen.update(r.patterns)
+        for pats in r.patterns.values():
+            seen.update(pats)
         seen["WON"] += bool(r.winners)
         seen["DISCARD_WIN"] += bool(r.winners) and not r.self_drawn
-        seen["CHENGBAO"] += r.liable["chengbao"] is not None
-        seen["BORNE"] += bool(r.liable["borne"])
+        seen["CHENGBAO"] += r.extras["liable"]["chengbao"] is not None
+        seen["BORNE"] += bool(r.extras["liable"]["borne"])
         seen["PIAO_AFTER_CLAIM"] += piao_after_claim(g)
         if i % 20 == 0:
             again = HangzhouGame.replay(g.events)

@@ -59,7 +59,7 @@ def test_self_drawn_baotou_section3_section5():
     g.step(1, A.HU)
     r = g.result
     assert r.payments == (-4, 8, -2, -2)
-    assert r.patterns == {"BAOTOU": 1} and r.exponent == 1 and r.self_drawn and r.winners == (1,)
+    assert r.patterns[1] == {"BAOTOU": 1} and r.value[1] == 1 and r.self_drawn and r.winners == (1,)
     assert r.next_dealer == 1
 
 
@@ -81,7 +81,7 @@ def test_caipiao_restricts_the_others_until_the_piao_players_next_turn_section3(
     assert g.to_act == [1] and g.drawn == k("1p") and g.piao_pending == []
     g.step(1, A.HU)
     r = g.result
-    assert r.patterns == {"BAOTOU": 1, "CAIPIAO": 1} and r.exponent == 2
+    assert r.patterns[1] == {"BAOTOU": 1, "CAIPIAO": 1} and r.value[1] == 2
     assert r.payments == (-8, 16, -4, -4)
 
 
@@ -120,7 +120,7 @@ def test_concealed_kong_gangkai_and_hidden_until_next_turn_section1_section3():
     assert meld.kind == "angang" and meld.hidden and g.drawn == k("1m")
     assert A.HU in g.legal_actions(1)
     g.step(1, A.HU)
-    assert g.result.patterns == {"GANGKAI": 1} and g.result.exponent == 1
+    assert g.result.patterns[1] == {"GANGKAI": 1} and g.result.value[1] == 1
     assert g.result.payments == (-4, 8, -2, -2)
 
 
@@ -214,7 +214,7 @@ def test_discard_win_only_on_sanlianzhuang_first_in_turn_order_section3_section5
     assert g.legal_actions(1) == [A.HU, A.PASS] and g.legal_actions(2) == [A.HU, A.PASS]
     g.step(2, A.HU)
     g.step(1, A.HU)
-    assert g.result.winners == (1,) and g.result.payer == 0 and not g.result.self_drawn
+    assert g.result.winners == (1,) and g.result.won_from[1] == 0 and not g.result.self_drawn
     assert g.result.payments == (-8, 8, 0, 0)
     for streak in (1, 2):  # no discard win below 三连庄
         g = hz_game(hands, indicator="5z", streak=streak)
@@ -317,8 +317,8 @@ def test_source_example_tiao_biandan_played_section6():
         act(g, seat, action)
     assert g.claims[1][2] == 3 and g.claims[0][1] == 3
     r = g.result
-    assert r.winners == (1,) and r.self_drawn and r.exponent == 0
-    assert r.liable == {"chengbao": 2, "fan": (0,), "borne": ()}
+    assert r.winners == (1,) and r.self_drawn and r.value[1] == 0
+    assert r.extras["liable"] == {"chengbao": 2, "fan": [0], "borne": []}
     assert r.payments == (-8, 12, -4, 0)
 
 
@@ -337,8 +337,8 @@ def test_source_example_discard_win_with_liability_played_section6():
     for seat, action in script:
         act(g, seat, action)
     r = g.result
-    assert g.claims[1][0] == 3 and r.winners == (1,) and r.payer == 2
-    assert r.liable == {"chengbao": 0, "fan": (), "borne": ()}
+    assert g.claims[1][0] == 3 and r.winners == (1,) and r.won_from[1] == 2
+    assert r.extras["liable"] == {"chengbao": 0, "fan": [], "borne": []}
     assert r.payments == (-8, 16, -8, 0)
 
 
@@ -359,8 +359,8 @@ def test_piao_claim_liability_played_section6(option, payments):
     assert g.drawn == k("1z")
     g.step(1, A.HU)
     r = g.result
-    assert r.exponent == 3 and r.patterns == {"BAOTOU": 1, "CAIPIAO": 1, "GANGKAI": 1}
-    assert r.liable["borne"] == ((2,) if option else ())
+    assert r.value[1] == 3 and r.patterns[1] == {"BAOTOU": 1, "CAIPIAO": 1, "GANGKAI": 1}
+    assert r.extras["liable"]["borne"] == ([2] if option else [])
     assert r.payments == payments
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cnmahjong.envs.changsha.patterns import Meld
+from cnmahjong.envs.core.meld import Meld
 from cnmahjong.envs.core.tiles import parse
 from cnmahjong.envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
 from cnmahjong.envs.hangzhou.patterns import (

@@ -81,9 +81,9 @@ def test_piao_after_peng_with_piao_pending_then_baotou_x8_section3_section4_sect
     assert flags == [True, True]
     assert discards(g, 1)[1] == {"type": "discard", "seat": 1, "tile": k("5z"), "piao": True}
     r = g.result
-    assert r.winners == (1,) and r.self_drawn and r.winning_tile == k("6p")
-    assert r.exponent == 3 and r.patterns == {"BAOTOU": 1, "CAIPIAO": 2}
-    assert r.liable == {"chengbao": None, "fan": (), "borne": (3,) if option else ()}
+    assert r.winners == (1,) and r.self_drawn and r.winning_tiles[1] == k("6p")
+    assert r.value[1] == 3 and r.patterns[1] == {"BAOTOU": 1, "CAIPIAO": 2}
+    assert r.extras["liable"] == {"chengbao": None, "fan": [], "borne": [3] if option else []}
     assert r.payments == payments and sum(r.payments) == 0
     assert g.events[-2]["payments"] == list(payments)
     again = HangzhouGame.replay(g.events)
@@ -119,8 +119,8 @@ def test_piao_after_chi_with_piao_pending_section3_section6(option, payments):
         discard_drawn(g)
     g.step(1, A.HU)
     r = g.result
-    assert r.exponent == 3 and r.patterns == {"BAOTOU": 1, "CAIPIAO": 2}
-    assert r.liable["borne"] == ((0,) if option else ())
+    assert r.value[1] == 3 and r.patterns[1] == {"BAOTOU": 1, "CAIPIAO": 2}
+    assert r.extras["liable"]["borne"] == ([0] if option else [])
     assert r.payments == payments and sum(r.payments) == 0
     again = HangzhouGame.replay(g.events)
     assert again.events == g.events and again.result == r
@@ -199,6 +199,6 @@ def test_piao_after_a_claim_needs_no_earlier_piao_section3():
         discard_drawn(g)
     g.step(1, A.HU)
     r = g.result
-    assert r.exponent == 2 and r.patterns == {"BAOTOU": 1, "CAIPIAO": 1}
-    assert r.liable["borne"] == () and r.payments == (-8, 16, -4, -4)
+    assert r.value[1] == 2 and r.patterns[1] == {"BAOTOU": 1, "CAIPIAO": 1}
+    assert r.extras["liable"]["borne"] == [] and r.payments == (-8, 16, -4, -4)
     assert HangzhouGame.replay(g.events).events == g.events

@@ -11,7 +11,7 @@ from cnmahjong.agents.play import play_episode
 from cnmahjong.envs.core.ruleset import ruleset_of_rules
 from cnmahjong.envs.hangzhou.env import raw_env
 from cnmahjong.envs.hangzhou.rules import RuleConfig
-from cnmahjong.training.evaluate import evaluate
+from cnmahjong.training.arena import evaluate
 
 
 def test_ruleset_of_rules_names_the_game():

@@ -94,8 +94,8 @@ def test_the_shipped_agent_and_its_evaluations_are_package_data():
 
 
 @pytest.mark.parametrize("script, module", [
-    ("cnmahjong-train", "cnmahjong.training.train"), ("cnmahjong-arena", "cnmahjong.training.evaluate"),
-    ("cnmahjong-replay", "cnmahjong.training.replay"), ("cnmahjong-play", "cnmahjong.training.play"),
+    ("cnmahjong-train", "cnmahjong.training.train"), ("cnmahjong-arena", "cnmahjong.training.arena"),
+    ("cnmahjong-replay", "cnmahjong.training.viewer"), ("cnmahjong-play", "cnmahjong.training.server"),
     ("cnmahjong-bench", "cnmahjong.training.bench"),
 ])
 def test_console_scripts_run_the_tools(script, module, monkeypatch, capsys):

@@ -1,4 +1,4 @@
-"""The human seat's server (``cnmahjong.training.play``) against hostile requests: forged Host, Origin and
+"""The human seat's server (``cnmahjong.training.server``) against hostile requests: forged Host, Origin and
 token headers, malformed bodies, slow clients, early replays, failing opponents, bad CLI values.
 
 Every test talks to a real server on 127.0.0.1 (port 0) through raw sockets, so any header can be
@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from cnmahjong.envs.core.tiles import from_counts
-from cnmahjong.training.play import Table, main, serve
-from cnmahjong.training.seat_server import MAX_BODY
+from cnmahjong.training.server.httpd import MAX_BODY
+from cnmahjong.training.server.seat import Table, main, serve
 from tests import test_web
 
 browser = test_web.browser  # the headless Chromium fixture
@@ -422,7 +422,7 @@ def illegal(observation, mask):
 @pytest.mark.parametrize("bad, said", [(raising, "RuntimeError: boom"), (illegal, "IllegalActionError")])
 @pytest.mark.parametrize("rules", ["mainstream", "hangzhou"])
 def test_an_opponent_that_cannot_play_the_rules_stops_the_start(monkeypatch, capsys, bad, said, rules):
-    import cnmahjong.training.play as play
+    import cnmahjong.training.server.seat as play
     from cnmahjong.agents import make_policy
 
     seen = []

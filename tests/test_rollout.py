@@ -21,9 +21,10 @@ def pay(store, table, seat, amount, tables=2):
 
 def test_rewards_go_to_the_open_decision_and_gae_follows_each_seat():
     s = Rollout(SHAPE, A, num_tables=2, capacity=2)  # grows as needed
-    pay(s, 0, 2, 3.0)       # paid before seat 2's first decision: carried to it
     add(s, 0, 0, 0.5)       # id 0
-    add(s, 0, 2, 0.25)      # id 1 (gets the carried 3.0)
+    add(s, 0, 2, 0.25)      # id 1
+    pay(s, 0, 2, 3.0)       # paid before seat 2's first decision: VectorEnv(defer_early_payments=True)
+                            # delivers it at the step answering that decision (the envs' Ledger)
     add(s, 1, 0, 0.0)       # id 2, another table: not finished
     add(s, 0, 0, 1.0)       # id 3, seat 0's second decision
     pay(s, 0, 0, -2.0)      # to id 3

@@ -28,7 +28,7 @@ from cnmahjong.envs.hangzhou.patterns import best_reading
 from cnmahjong.envs.hangzhou.scoring import exponent, settle
 from cnmahjong.envs.vector import VectorEnv
 from cnmahjong.training.evaluate import main as evaluate_main
-from cnmahjong.training.replay import main as replay_main
+from cnmahjong.training.viewer.replay import main as replay_main
 
 torch.set_num_threads(1)
 

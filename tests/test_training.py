@@ -7,7 +7,7 @@ from cnmahjong.agents.play import play_episode
 from cnmahjong.envs.changsha.env import raw_env
 from cnmahjong.envs.changsha.rules import RuleConfig
 from cnmahjong.training import config as C
-from cnmahjong.training.evaluate import run_deals, summarise
+from cnmahjong.training.arena import run_deals, summarise
 
 
 def legal_play(policy, seeds=3):
@@ -149,7 +149,7 @@ def test_batched_arena_plays_the_aec_env_hands():
     import hashlib
     import json
 
-    from cnmahjong.training.evaluate import play_deals
+    from cnmahjong.training.arena import play_deals
 
     names = ["greedy", "greedy", "greedy", "greedy"]
     results = play_deals(names, [11, 12, 13], RuleConfig().to_dict(), tables=5)

@@ -18,8 +18,8 @@ import pytest
 from cnmahjong.agents import GreedyAgent
 from cnmahjong.envs.changsha.game import ChangshaGame
 from cnmahjong.envs.hangzhou.game import HangzhouGame
-from cnmahjong.training.replay import main as replay_main
-from cnmahjong.training.replay import write_replay
+from cnmahjong.training.viewer.replay import main as replay_main
+from cnmahjong.training.viewer.replay import write_replay
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +120,7 @@ def _get(url: str) -> dict:
 
 
 def test_human_seat_plays_a_whole_hand_by_clicking(browser, tmp_path):
-    from cnmahjong.training.play import Table, serve
+    from cnmahjong.training.server.seat import Table, serve
 
     table = Table(["greedy", "greedy", "random"], "mainstream", seed=3)
     server = serve(table, 0)
@@ -173,7 +173,7 @@ def _wait(condition, timeout: float = 15.0):
 
 def test_arena_saves_chosen_hands_with_a_checkpoint_players_top_actions(tmp_path):
     from cnmahjong.training.evaluate import main as arena_main
-    from cnmahjong.training.frames import hand_frames, load_hand
+    from cnmahjong.training.viewer.frames import hand_frames, load_hand
 
     arena_main(["--policies", "pretrained", "greedy", "greedy", "random", "--deals", "3", "--workers", "1",
                 "--save-hands", str(tmp_path), "--save-deals", "1"])
@@ -193,7 +193,7 @@ def test_arena_saves_chosen_hands_with_a_checkpoint_players_top_actions(tmp_path
 
 
 def test_play_server_answers_bad_requests_clearly():
-    from cnmahjong.training.play import Table, serve
+    from cnmahjong.training.server.seat import Table, serve
 
     table = Table(["random", "random", "random"], "hangzhou", seed=1)
     server = serve(table, 0)
@@ -222,7 +222,7 @@ def test_play_server_answers_bad_requests_clearly():
 def test_seat_view_hides_another_seats_concealed_kong():
     """Hangzhou §1: from seat 0's view another seat's 暗杠 shows as "a concealed kong" (action and
     log) and face down on the table until it is revealed; the full view names the tile."""
-    from cnmahjong.training.frames import hand_frames
+    from cnmahjong.training.viewer.frames import hand_frames
     from tests.hz_scenario import discard, hz_game, k
 
     hands = ["9p4s7s2p5p8p3m6m9s1z2z3z4z6z", "1111s23m456m789m5z",

@@ -1,19 +1,26 @@
-"""YAML run configs, validated: a bad key or value stops with a message naming it and what is allowed."""
+"""YAML run configs, validated: a bad key or value stops with a message naming it and what is allowed.
+
+Each trainer declares its hyper-parameters in its own file, as a dataclass ``Args`` whose
+fields (``hp(...)``) carry their defaults and what is allowed (a range, choices, a check); an
+``Args.check()``, where there is one, adds the rules between fields. A YAML config names the trainer (``algo``) and
+overrides some of its fields; ``validate`` checks every key and value against that trainer's
+``Args`` and fills in the rest.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 
 class ConfigError(ValueError):
-    """A run config with an unknown key, a missing key or a bad value."""
-
-
-# key -> (type or tuple of allowed values, default (REQUIRED for none), range check or None)
-REQUIRED = object()
+    """A run config with an unknown key or a bad value."""
 
 
 class Range:
@@ -40,159 +47,130 @@ AT_LEAST_1 = Range(1)
 NON_NEGATIVE = Range(0)
 UNIT = Range(0, 1)
 
-COMMON: dict[str, tuple[Any, Any, Range | None]] = {
-    "algo": (("maskable_ppo", "selfplay_ppo", "rllib_ppo", "tianshou_dqn"), REQUIRED, None),
-    "run_dir": (str, "runs/train", None),
-    "rules": (("mainstream", "classic", "hangzhou"), "mainstream", None),
-    "seed": (int, 0, NON_NEGATIVE),
-    "total_timesteps": (int, 200_000, AT_LEAST_1),
-    "max_minutes": ((int, float), None, POSITIVE),
-    "reward_scale": ((int, float), 10.0, POSITIVE),
-    "net_arch": (list, [256, 256], None),
-    "learning_rate": (float, 3e-4, POSITIVE),
-    "gamma": (float, 0.99, Range(0, 1, low_open=True)),
-    "gae_lambda": (float, 0.95, UNIT),
-    "clip_range": (float, 0.2, POSITIVE),
-    "ent_coef": (float, 0.01, NON_NEGATIVE),
-    "vf_coef": (float, 0.5, NON_NEGATIVE),
-    "max_grad_norm": (float, 0.5, POSITIVE),
-    "n_epochs": (int, 4, AT_LEAST_1),
-    "batch_size": (int, 256, AT_LEAST_1),
+
+def hp(default: Any = dataclasses.MISSING, *, factory: Callable[[], Any] | None = None, within: Range | None = None,
+       choices: Sequence[str] | Callable[[], Sequence[str]] | None = None,
+       check: Callable[[str, Any], None] | None = None) -> Any:
+    """A hyper-parameter field of a trainer's ``Args``: its default (or ``factory`` for a list or a
+    default found at run time), and what a config may set it to: a range (``within``), ``choices`` (a
+    callable for choices known at run time only), or a ``check(key, value)`` raising ``ConfigError``.
+    The field's type (``int``, ``float``, ``bool``, ``str``, ``list[...]``, ``... | None``) is checked too."""
+    metadata = {"within": within, "choices": choices, "check": check}
+    if factory is not None:
+        return dataclasses.field(default_factory=factory, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+# -- what the trainers' fields share -----------------------------------------------------------
+def default_rules() -> str:
+    """The rules a run plays unless told: the default ruleset's default preset."""
+    from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
+
+    return get_ruleset(DEFAULT_RULESET).default_rules
+
+
+def rule_presets() -> list[str]:
+    """Every registered ruleset's presets: the choices of ``rules``."""
+    from cnmahjong.envs.core.ruleset import preset_names
+
+    return list(preset_names())
+
+
+def layer_widths(key: str, value: list[Any]) -> None:
+    if not value or not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in value):
+        raise ConfigError(f"bad value {value!r} for {key!r}: a non-empty list of layer widths, each an integer ≥ 1")
+
+
+def policy_names(key: str, value: list[Any]) -> None:
+    if not value or not all(isinstance(n, str) for n in value):
+        raise ConfigError(f"bad value {value!r} for {key!r}: a non-empty list of policy names")
+
+
+# -- the trainers ------------------------------------------------------------------------------
+SCHEMAS: dict[str, str] = {
+    "maskable_ppo": "cnmahjong.training.maskable_ppo",
+    "selfplay_ppo": "cnmahjong.training.selfplay_ppo",
+    "rllib_ppo": "cnmahjong.training.rllib_ppo",
+    "tianshou_dqn": "cnmahjong.training.tianshou_dqn",
 }
-
-SCHEMAS: dict[str, dict[str, tuple[Any, Any, Range | None]]] = {
-    "maskable_ppo": {
-        **COMMON,
-        "n_envs": (int, 2, AT_LEAST_1),
-        "n_steps": (int, 1024, AT_LEAST_1),
-        "opponents": (list, ["random", "greedy"], None),
-        "trust_zip": (bool, False, None),
-        "snapshot_every": (int, 0, NON_NEGATIVE),
-        "checkpoint_every": (int, 50_000, NON_NEGATIVE),
-        "progress_bar": (bool, True, None),
-        "tensorboard": (bool, True, None),
-    },
-    "selfplay_ppo": {
-        **COMMON,
-        "arch": (("mlp", "conv"), "mlp", None),
-        "num_workers": (int, 2, AT_LEAST_1),
-        "tables_per_worker": (int, 64, AT_LEAST_1),
-        "steps_per_rollout": (int, 32, AT_LEAST_1),
-        "selfplay_weight": ((int, float), 1.0, NON_NEGATIVE),
-        "greedy_weight": ((int, float), 0.0, NON_NEGATIVE),
-        "random_weight": ((int, float), 0.0, NON_NEGATIVE),
-        "snapshot_weight": ((int, float), 0.0, NON_NEGATIVE),
-        "learner_seats": (int, 1, Range(1, 3)),
-        "snapshot_every_updates": (int, 10, AT_LEAST_1),
-        "max_snapshots": (int, 5, AT_LEAST_1),
-        "bc_decisions": (int, 0, NON_NEGATIVE),
-        "bc_epochs": (int, 2, AT_LEAST_1),
-        "bc_learning_rate": (float, 1e-3, POSITIVE),
-        "init_checkpoint": (str, None, None),
-        "checkpoint_every_updates": (int, 20, AT_LEAST_1),
-        "device": (("cpu", "cuda", "auto"), "cpu", None),
-    },
-    "rllib_ppo": {
-        **COMMON,
-        "arch": (("mlp", "conv"), "mlp", None),
-        "address": (str, None, None),
-        "node_ip_address": (str, "127.0.0.1", None),
-        "num_cpus": (int, 2, AT_LEAST_1),
-        "num_env_runners": (int, 2, NON_NEGATIVE),
-        "train_batch_size": (int, 4000, AT_LEAST_1),
-        "sample_timeout_s": ((int, float), 600, POSITIVE),
-        "checkpoint_every_iterations": (int, 10, AT_LEAST_1),
-    },
-    "tianshou_dqn": {
-        **COMMON,
-        "arch": (("mlp", "conv"), "mlp", None),
-        "n_envs": (int, 4, AT_LEAST_1),
-        "buffer_size": (int, 100_000, AT_LEAST_1),
-        "epoch_steps": (int, 10_000, AT_LEAST_1),
-        "collect_steps": (int, 256, AT_LEAST_1),
-        "updates_per_step": ((int, float), 0.1, POSITIVE),
-        "eps_training": (float, 0.1, UNIT),
-        "n_step": (int, 3, AT_LEAST_1),
-        "target_update_freq": (int, 500, NON_NEGATIVE),
-    },
-}
+"""``algo`` -> the trainer module: its ``Args`` (the hyper-parameters) and ``train(cfg)``."""
 
 
-def _type_name(types: tuple[type, ...]) -> str:
-    return " or ".join("number" if t is float else t.__name__ for t in types)
+def trainer(algo: str) -> Any:
+    """The trainer module of ``algo`` (imported on first use: each needs its own libraries)."""
+    import importlib
+
+    return importlib.import_module(SCHEMAS[algo])
 
 
-def _check(key: str, value: Any, spec: tuple[Any, Any, Range | None]) -> Any:
-    """Check one value; return it (ints given for a float key become floats)."""
-    allowed, default, rng = spec
-    if isinstance(allowed, tuple) and all(isinstance(a, str) for a in allowed):
+def args_class(algo: str) -> type:
+    """The dataclass of ``algo``'s hyper-parameters."""
+    return trainer(algo).Args
+
+
+def _types(hint: Any) -> tuple[tuple[type, ...], bool]:
+    """The classes a field's type hint allows, and whether it allows None."""
+    members = typing.get_args(hint) if typing.get_origin(hint) in (types.UnionType, typing.Union) else (hint,)
+    classes = tuple(typing.get_origin(m) or m for m in members if m is not type(None))
+    return classes, type(None) in members
+
+
+def _type_name(classes: tuple[type, ...]) -> str:
+    return " or ".join("number" if t is float else t.__name__ for t in classes)
+
+
+def _check(key: str, value: Any, hint: Any, meta: Mapping[str, Any]) -> Any:
+    """Check one value against its field; return it (ints given for a float field become floats)."""
+    classes, nullable = _types(hint)
+    if value is None and nullable:
+        return value
+    choices = meta.get("choices")
+    if choices is not None:
+        allowed = list(choices() if callable(choices) else choices)
         if not isinstance(value, str) or value not in allowed:
-            raise ConfigError(f"bad value {value!r} for {key!r}: allowed {list(allowed)}")
+            raise ConfigError(f"bad value {value!r} for {key!r}: allowed {allowed}")
         return value
-    types = allowed if isinstance(allowed, tuple) else (allowed,)
-    if value is None and default is None:
-        return value
-    if float in types and isinstance(value, int) and not isinstance(value, bool):
+    rng = meta.get("within")
+    if float in classes and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-        raise ConfigError(f"bad value {value!r} for {key!r}: expected {_type_name(types)}"
+    if isinstance(value, bool) and bool not in classes or not isinstance(value, classes):
+        raise ConfigError(f"bad value {value!r} for {key!r}: expected {_type_name(classes)}"
                           + (f" with {rng}" if rng else ""))
     if rng is not None and not rng.ok(value):
         raise ConfigError(f"bad value {value!r} for {key!r}: allowed {rng}")
+    if meta.get("check") is not None:
+        meta["check"](key, value)
     return value
 
 
-def _check_list(key: str, value: list[Any]) -> None:
-    if key == "net_arch":
-        if not value or not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in value):
-            raise ConfigError(f"bad value {value!r} for 'net_arch': a non-empty list of layer widths, "
-                              f"each an integer ≥ 1")
-    elif key == "opponents" and (not value or not all(isinstance(n, str) for n in value)):
-        raise ConfigError(f"bad value {value!r} for 'opponents': a non-empty list of policy names")
-
-
 def validate(raw: dict[str, Any]) -> dict[str, Any]:
-    """Check a config mapping and fill in defaults."""
+    """Check a config mapping against its trainer's ``Args`` and fill in the defaults: the
+    config only overrides what the trainer declares."""
     if not isinstance(raw, dict):
         raise ConfigError(f"a config is a mapping of keys to values, got {type(raw).__name__}")
     algo = raw.get("algo")
-    if algo not in SCHEMAS:
+    if not isinstance(algo, str) or algo not in SCHEMAS:
         raise ConfigError(f"'algo' must be one of {list(SCHEMAS)}, got {algo!r}")
-    schema = SCHEMAS[algo]
-    unknown = sorted(set(raw) - set(schema))
+    cls = args_class(algo)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(raw) - set(fields))
     if unknown:
-        raise ConfigError(f"unknown config keys {unknown} for algo {algo!r}: allowed {sorted(schema)}")
-    out: dict[str, Any] = {}
-    for key, spec in schema.items():
-        if key in raw:
-            out[key] = _check(key, raw[key], spec)
-            if isinstance(out[key], list):
-                _check_list(key, out[key])
-        elif spec[1] is REQUIRED:
-            raise ConfigError(f"missing config key {key!r}")
-        else:
-            out[key] = spec[1]
-    if algo == "maskable_ppo":
-        from cnmahjong.agents import make_policy
-        from cnmahjong.envs.core.ruleset import ruleset_of_preset
+        raise ConfigError(f"unknown config keys {unknown} for algo {algo!r}: allowed {sorted(fields)}")
+    hints = typing.get_type_hints(cls)
+    args = cls(**{k: _check(k, raw[k], hints[k], f.metadata) for k, f in fields.items() if k in raw})
+    if hasattr(args, "check"):  # the trainer's rules between fields
+        args.check()
+    return dataclasses.asdict(args)
 
-        for name in out["opponents"]:
-            try:
-                make_policy(name, ruleset=ruleset_of_preset(out["rules"]), trust_pickles=out["trust_zip"])
-            except (ValueError, OSError) as e:
-                raise ConfigError(f"bad opponent {name!r} for 'opponents': {e}") from None
-    if algo == "selfplay_ppo":
-        if out["selfplay_weight"] + out["greedy_weight"] + out["random_weight"] + out["snapshot_weight"] <= 0:
-            raise ConfigError("'selfplay_weight', 'greedy_weight', 'random_weight' and 'snapshot_weight' are "
-                              "all 0: at least one kind of hand must be played")
-        if out["init_checkpoint"] is not None and not Path(out["init_checkpoint"]).is_file():
-            raise ConfigError(f"bad value {out['init_checkpoint']!r} for 'init_checkpoint': no such file")
-    if out.get("device") == "cuda":
-        import torch
 
-        if not torch.cuda.is_available():
-            raise ConfigError("'device' is 'cuda' but torch sees no CUDA device: use 'cpu' or 'auto'")
-    return out
+A = TypeVar("A")
+
+
+def parse(cfg: Mapping[str, Any] | A, cls: type[A]) -> A:
+    """A trainer's ``Args``, validated, from a config mapping (``algo`` the trainer's own unless
+    given) or from ``Args`` made in code."""
+    raw = dataclasses.asdict(cfg) if isinstance(cfg, cls) else dict(cfg)  # type: ignore[call-overload]
+    return cls(**validate({"algo": cls.algo, **raw}))  # type: ignore[attr-defined]
 
 
 def parse_override(item: str) -> tuple[str, Any]:

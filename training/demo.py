@@ -23,32 +23,34 @@ from pathlib import Path
 
 from cnmahjong.agents import GreedyAgent, make_policy
 from cnmahjong.agents.play import play_episode
-from cnmahjong.envs.changsha.actions import describe
-from cnmahjong.envs.changsha.env import raw_env
-from cnmahjong.envs.changsha.observation import decode_hand
+from cnmahjong.envs.aec import aec_env
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
 from cnmahjong.envs.core.tiles import format, from_counts
-from cnmahjong.training import evaluate as arena
+from cnmahjong.training.arena import run_arena
+from cnmahjong.training.arena.plot import plot
+from cnmahjong.training.arena.save import write_json
+from cnmahjong.training.arena.table import format_table
 from cnmahjong.training.config import load
-from cnmahjong.training.replay import write_replay
+from cnmahjong.training.viewer.replay import write_replay
 
-
-def decode_hand_tiles(observation) -> list[int]:
-    return from_counts(decode_hand(observation))
+RULESET = get_ruleset(DEFAULT_RULESET)
+"""What the demo plays (the registry's default ruleset, its default preset)."""
 
 
 def play_one_hand(policy_name: str, out: Path, seed: int = 7) -> Path:
     """One hand: the agent in seat 0 against three greedy players, every decision logged to
     ``out`` as text, and the hand as a replay page beside it (``.html``, with the agent's top-3
     actions and their probabilities at each of its decisions). Returns the page."""
-    policy = make_policy(policy_name)
-    greedy = GreedyAgent()
-    env = raw_env(render_mode="ansi")
-    lines = [f"One hand of Changsha mahjong: {policy_name} is seat 0 (player_0), seats 1-3 are greedy.", ""]
+    policy = make_policy(policy_name, ruleset=RULESET)
+    greedy = GreedyAgent(ruleset=RULESET)
+    env = aec_env(RULESET)(render_mode="ansi")
+    describe = RULESET.game.ACTIONS.describe
+    lines = [f"One hand of {RULESET.title} mahjong: {policy_name} is seat 0 (player_0), seats 1-3 are greedy.", ""]
     notes: dict[int, dict] = {}
 
     def log(seat: int, obs: dict, action: int) -> None:
         who = policy_name if seat == 0 else "greedy"
-        hand = f"  hand {format(decode_hand_tiles(obs['observation']))}" if seat == 0 else ""
+        hand = f"  hand {format(from_counts(env.game.hands[0]))}" if seat == 0 else ""  # what seat 0 holds
         lines.append(f"seat {seat} ({who}) in {env.game.phase}: {describe(action)}{hand}")
         if seat == 0 and hasattr(policy, "top_actions"):  # the act event about to be logged
             notes[len(env.game.events)] = {"top": policy.top_actions(obs["observation"][None],
@@ -60,7 +62,7 @@ def play_one_hand(policy_name: str, out: Path, seed: int = 7) -> Path:
     return write_replay(env.game.events, out.with_suffix(".html"), annotations=notes)
 
 
-def learning_curve(log_path: Path, png: Path) -> str:
+def learning_curve(log_path: Path, png: Path, unit: str = "points") -> str:
     """Mean settlement per hand of the learner against each opponent kind, per update (smoothed)."""
     import matplotlib
 
@@ -81,10 +83,10 @@ def learning_curve(log_path: Path, png: Path) -> str:
         k = max(1, len(x) // 15)  # hand-weighted moving average over k updates
         smooth = np.convolve(y * w, np.ones(k), "valid") / np.convolve(w, np.ones(k), "valid")
         ax.plot(x[k - 1:], smooth, label=label)
-        summary.append(f"{label}: first {smooth[0]:+.2f}, last {smooth[-1]:+.2f} 片/hand")
+        summary.append(f"{label}: first {smooth[0]:+.2f}, last {smooth[-1]:+.2f} {unit}/hand")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("learner decisions")
-    ax.set_ylabel("mean settlement per hand (pian)")  # the default font has no CJK glyphs
+    ax.set_ylabel("mean settlement per hand")
     ax.set_title("self-play PPO from scratch (make demo)")
     ax.legend()
     fig.tight_layout()
@@ -93,14 +95,15 @@ def learning_curve(log_path: Path, png: Path) -> str:
     return "learning curve (" + "; ".join(summary) + ")"
 
 
-def run_arena(policies: list[str], deals: int, name: str, out_dir: Path, workers: int) -> str:
+def arena(policies: list[str], deals: int, name: str, out_dir: Path, workers: int) -> tuple[str, str]:
+    """One duplicate arena of the default rules: its table (printed, returned with the unit), JSON and chart."""
     print(f"\n== {name}: {' / '.join(policies)}, {deals} deals")
-    report = arena.evaluate(policies, deals, "mainstream", seed=10_000, workers=workers)
-    print(report["table"])
-    (out_dir / f"{name}.json").write_text(json.dumps({k: v for k, v in report.items() if not k.startswith("_")},
-                                                     indent=2, ensure_ascii=False), encoding="utf-8")
-    arena.plot(report["_reports"], str(out_dir / f"{name}.png"), f"{name} ({deals} deals)")
-    return report["table"]
+    result = run_arena(policies, deals, RULESET.default_rules, seed=10_000, workers=workers, progress=True)
+    table = format_table(result.reports, result.deals, result.unit)
+    print(table)
+    write_json(result, out_dir / f"{name}.json")
+    plot(result.reports, str(out_dir / f"{name}.png"), f"{name} ({deals} deals)")
+    return table, result.unit
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -113,9 +116,9 @@ def main(argv: list[str] | None = None) -> None:
     start = time.time()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    tables = [run_arena(["greedy", "random", "random", "random"], args.deals, "greedy_vs_random", out, args.workers)]
-    tables.append(run_arena(["pretrained", "greedy", "greedy", "greedy"], args.deals, "pretrained_vs_greedy", out,
-                            args.workers))
+    table, unit = arena(["greedy", "random", "random", "random"], args.deals, "greedy_vs_random", out, args.workers)
+    tables = [table, arena(["pretrained", "greedy", "greedy", "greedy"], args.deals, "pretrained_vs_greedy", out,
+                           args.workers)[0]]
 
     cfg = load("demo")
     cfg["run_dir"] = str(out / "train")
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     from cnmahjong.training.selfplay_ppo import train
 
     train(cfg)
-    tables.append(learning_curve(out / "train" / "log.jsonl", out / "learning_curve.png"))
+    tables.append(learning_curve(out / "train" / "log.jsonl", out / "learning_curve.png", unit))
     print(tables[-1])
     (out / "results.txt").write_text("\n\n".join(tables) + "\n", encoding="utf-8")
     play_one_hand("pretrained", out / "hand.txt")

@@ -1,7 +1,8 @@
 """Self-play PPO on the batched ``VectorEnv``, in one readable file (CleanRL style).
 
-Every hyper-parameter comes from the YAML config (``configs/selfplay_ppo.yaml``,
-``configs/changsha_strong.yaml``). The loop:
+Every hyper-parameter is a field of ``Args`` below, with its default and what is allowed; a
+YAML config (``configs/selfplay_ppo.yaml``, ``configs/changsha_strong.yaml``) overrides some of
+them. The loop:
 
 1. **Workers** (``num_workers`` processes, one per core) each run a ``VectorEnv``
    of ``tables_per_worker`` tables and a copy of the network. At each vector
@@ -34,6 +35,8 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +44,86 @@ import numpy as np
 import torch
 from torch import nn
 
-from cnmahjong.agents.torch_policy import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
-from cnmahjong.envs.core.ruleset import ruleset_of_encoder, ruleset_of_preset
+from cnmahjong.envs.core.ruleset import encoding_of, ruleset_of_preset
+from cnmahjong.envs.integrations.networks import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
 from cnmahjong.envs.vector import VectorEnv
+from cnmahjong.training.config import (
+    AT_LEAST_1,
+    NON_NEGATIVE,
+    POSITIVE,
+    UNIT,
+    ConfigError,
+    Range,
+    default_rules,
+    hp,
+    layer_widths,
+    parse,
+    rule_presets,
+)
+
+
+@dataclass(frozen=True)
+class Args:
+    """The hyper-parameters (a config's keys), their defaults and what is allowed."""
+
+    algo: str = hp("selfplay_ppo", choices=("selfplay_ppo",))
+    run_dir: str = hp("runs/train")
+    rules: str = hp(factory=default_rules, choices=rule_presets)  # a preset of any registered ruleset
+    encoder: str | None = hp(None)  # one of the ruleset's observation encoders by name (None: its first)
+    seed: int = hp(0, within=NON_NEGATIVE)
+    device: str = hp("cpu", choices=("cpu", "cuda", "auto"))  # the learner's; workers run on the CPU
+    # -- the run's length
+    total_timesteps: int = hp(200_000, within=AT_LEAST_1)  # learner decisions
+    max_minutes: float | None = hp(None, within=POSITIVE)  # stop early (None: run to total_timesteps)
+    # -- the network
+    arch: str = hp("mlp", choices=("mlp", "conv"))  # conv: 1-D convolutions over each suit's kinds
+    net_arch: list[int] = hp(factory=lambda: [256, 256], check=layer_widths)
+    init_checkpoint: str | None = hp(None)  # start from a self-play .pt checkpoint
+    # -- collection
+    num_workers: int = hp(2, within=AT_LEAST_1)  # rollout processes, one per core
+    tables_per_worker: int = hp(64, within=AT_LEAST_1)  # VectorEnv tables per worker: rows of one forward pass
+    steps_per_rollout: int = hp(32, within=AT_LEAST_1)  # vector steps per worker between updates
+    reward_scale: float = hp(10.0, within=POSITIVE)  # settlements are divided by this
+    # -- who sits at the table: hand kinds drawn by weight
+    selfplay_weight: float = hp(1.0, within=NON_NEGATIVE)  # the learner at all four seats
+    greedy_weight: float = hp(0.0, within=NON_NEGATIVE)  # learner_seats learner seats against GreedyAgent
+    random_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against uniformly random play
+    snapshot_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against a frozen snapshot of the learner
+    learner_seats: int = hp(1, within=Range(1, 3))
+    snapshot_every_updates: int = hp(10, within=AT_LEAST_1)
+    max_snapshots: int = hp(5, within=AT_LEAST_1)
+    # -- imitation warm start
+    bc_decisions: int = hp(0, within=NON_NEGATIVE)  # greedy decisions to imitate first (0: none)
+    bc_epochs: int = hp(2, within=AT_LEAST_1)
+    bc_learning_rate: float = hp(1e-3, within=POSITIVE)
+    # -- PPO
+    learning_rate: float = hp(3e-4, within=POSITIVE)
+    gamma: float = hp(0.99, within=Range(0, 1, low_open=True))
+    gae_lambda: float = hp(0.95, within=UNIT)
+    clip_range: float = hp(0.2, within=POSITIVE)
+    ent_coef: float = hp(0.01, within=NON_NEGATIVE)
+    vf_coef: float = hp(0.5, within=NON_NEGATIVE)
+    max_grad_norm: float = hp(0.5, within=POSITIVE)
+    n_epochs: int = hp(4, within=AT_LEAST_1)
+    batch_size: int = hp(256, within=AT_LEAST_1)
+    checkpoint_every_updates: int = hp(20, within=AT_LEAST_1)
+
+    def check(self) -> None:
+        """Some kind of hand is played; the checkpoint to start from exists; CUDA is there if asked for."""
+        if self.selfplay_weight + self.greedy_weight + self.random_weight + self.snapshot_weight <= 0:
+            raise ConfigError("'selfplay_weight', 'greedy_weight', 'random_weight' and 'snapshot_weight' are "
+                              "all 0: at least one kind of hand must be played")
+        if self.init_checkpoint is not None and not Path(self.init_checkpoint).is_file():
+            raise ConfigError(f"bad value {self.init_checkpoint!r} for 'init_checkpoint': no such file")
+        own = [e.name for e in ruleset_of_preset(self.rules).encodings]
+        if self.encoder is not None and self.encoder not in own:
+            raise ConfigError(f"bad value {self.encoder!r} for 'encoder': the rules {self.rules!r} have {own}")
+        if self.encoder not in (None, own[0]) and (self.greedy_weight or self.bc_decisions):
+            raise ConfigError(f"GreedyAgent reads {own[0]!r} observations: with 'encoder' {self.encoder!r} "
+                              f"set 'greedy_weight' and 'bc_decisions' to 0")
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise ConfigError("'device' is 'cuda' but torch sees no CUDA device: use 'cpu' or 'auto'")
+
 
 LEARNER, GREEDY, RANDOM = 0, 1, 2  # seat roles; snapshot k plays as role 3 + k
 SNAPSHOT = 3
@@ -63,7 +143,6 @@ class Rollout:
             "complete": np.zeros(capacity, bool),
         }
         self.last = np.full((num_tables, 4), -1, np.int64)  # open transition of each seat
-        self.carry = np.zeros((num_tables, 4), np.float32)  # paid before the seat's first decision
         self.hand_ids: list[list[int]] = [[] for _ in range(num_tables)]
 
     def add(self, tables: np.ndarray, seats: np.ndarray, obs: np.ndarray, mask: np.ndarray, act: np.ndarray,
@@ -80,8 +159,7 @@ class Rollout:
         ids = np.arange(i0, i0 + k)
         a["obs"][ids], a["mask"][ids], a["act"][ids] = obs, mask, act
         a["logp"][ids], a["val"][ids] = logp, val
-        a["rew"][ids] = self.carry[tables, seats]
-        self.carry[tables, seats] = 0
+        a["rew"][ids] = 0
         a["done"][ids] = False
         a["complete"][ids] = False
         a["next"][ids] = -1
@@ -94,13 +172,13 @@ class Rollout:
         self.n += k
 
     def credit(self, rewards: np.ndarray, recorded: np.ndarray) -> None:
-        """Add this step's payments to each recorded seat's open transition (or its carry)."""
+        """Add this step's rewards to each recorded seat's open transition. The VectorEnv defers a
+        payment made before a seat's first decision to the step that answers it
+        (``defer_early_payments``, the envs' one reward path), so every payment finds its transition."""
         for t, s in zip(*np.nonzero(rewards * recorded), strict=True):
             i = self.last[t, s]
             if i >= 0:
                 self.arrays["rew"][i] += rewards[t, s]
-            else:
-                self.carry[t, s] += rewards[t, s]
 
     def end_hand(self, t: int) -> None:
         a = self.arrays
@@ -109,7 +187,6 @@ class Rollout:
                 a["done"][self.last[t, s]] = True
         a["complete"][self.hand_ids[t]] = True
         self.last[t] = -1
-        self.carry[t] = 0
         self.hand_ids[t] = []
 
     def take_complete(self, gamma: float, lam: float) -> dict[str, np.ndarray]:
@@ -142,7 +219,7 @@ class Rollout:
 # ------------------------------------------------------------------ workers
 def _to_float(net: ActorCritic, obs_u8: np.ndarray) -> np.ndarray:
     """The float planes of ``net``'s encoder from the uint8 rows ``VectorEnv`` gives."""
-    return ruleset_of_encoder(net.encoder).to_float(obs_u8)
+    return encoding_of(net.encoder).to_float(obs_u8)
 
 
 def _policy_actions(net: ActorCritic, obs_u8: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
@@ -157,10 +234,10 @@ def _policy_actions(net: ActorCritic, obs_u8: np.ndarray, mask: np.ndarray, rng:
     return act, logp_all[np.arange(len(act)), act], value.numpy()
 
 
-def _draw_roles(cfg: dict[str, Any], rng: np.random.Generator, snapshots: int) -> np.ndarray:
+def _draw_roles(args: Args, rng: np.random.Generator, snapshots: int) -> np.ndarray:
     """Seat roles of a new hand: all learner, or learner seats against greedy or a snapshot."""
-    weights = np.array([cfg["selfplay_weight"], cfg["greedy_weight"], cfg["random_weight"],
-                        cfg["snapshot_weight"] if snapshots else 0.0])
+    weights = np.array([args.selfplay_weight, args.greedy_weight, args.random_weight,
+                        args.snapshot_weight if snapshots else 0.0])
     if not weights.any():  # only snapshots asked for, none made yet: self-play meanwhile
         return np.zeros(4, np.int64)
     kind = rng.choice(4, p=weights / weights.sum())
@@ -168,27 +245,28 @@ def _draw_roles(cfg: dict[str, Any], rng: np.random.Generator, snapshots: int) -
         return np.zeros(4, np.int64)
     opponent = (GREEDY, RANDOM, SNAPSHOT + int(rng.integers(max(snapshots, 1))))[kind - 1]
     roles = np.full(4, opponent, np.int64)
-    roles[rng.choice(4, cfg["learner_seats"], replace=False)] = LEARNER
+    roles[rng.choice(4, args.learner_seats, replace=False)] = LEARNER
     return roles
 
 
-def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
+def _worker(conn: Any, args: Args, worker_id: int) -> None:
     torch.set_num_threads(1)
     from cnmahjong.agents.greedy import GreedyAgent
 
-    rng = np.random.default_rng([cfg["seed"], worker_id])
-    torch.manual_seed(cfg["seed"] * 1000 + worker_id)
-    rs = ruleset_of_preset(cfg["rules"])
-    venv = VectorEnv(cfg["tables_per_worker"], cfg["rules"], seed=int(rng.integers(2**63)), obs_dtype=np.uint8,
-                     reward_scale=cfg["reward_scale"], ruleset=rs)
-    net = ActorCritic(cfg["net_arch"], cfg["arch"], encoder=rs.encoder_name)
+    rng = np.random.default_rng([args.seed, worker_id])
+    torch.manual_seed(args.seed * 1000 + worker_id)
+    rs = ruleset_of_preset(args.rules)
+    venv = VectorEnv(args.tables_per_worker, args.rules, seed=int(rng.integers(2**63)), obs_dtype=np.uint8,
+                     reward_scale=args.reward_scale, ruleset=rs, encoder=args.encoder, defer_early_payments=True)
+    enc = venv.encoding
+    net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
     snapshots: list[ActorCritic] = []
-    greedy = GreedyAgent()
+    greedy = GreedyAgent(rs)
     batch = store = mode = None  # the first command deals (``mode`` changes from None)
     roles = np.zeros((venv.num_tables, 4), np.int64)
 
     def new_roles() -> np.ndarray:
-        return np.full(4, GREEDY) if mode == "bc" else _draw_roles(cfg, rng, len(snapshots))
+        return np.full(4, GREEDY) if mode == "bc" else _draw_roles(args, rng, len(snapshots))
 
     stats: list[tuple[int, float]] = []  # per finished hand and learner seat: (opponent role, return)
     returns = np.zeros((venv.num_tables, 4), np.float32)
@@ -201,12 +279,12 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
         if msg.get("snapshots") is not None:
             snapshots = []
             for w in msg["snapshots"]:
-                s = ActorCritic(cfg["net_arch"], cfg["arch"], encoder=rs.encoder_name)
+                s = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
                 s.load_state_dict(w)
                 snapshots.append(s)
         if msg["cmd"] != mode:  # switching between imitation and PPO: start fresh hands
             mode = msg["cmd"]
-            store = Rollout(rs.shape, rs.num_actions, venv.num_tables)
+            store = Rollout(enc.shape, rs.num_actions, venv.num_tables)
             batch = venv.reset(seed=int(rng.integers(2**63)))
             for t in range(venv.num_tables):
                 roles[t] = new_roles()
@@ -231,7 +309,7 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
                     actions[rows] = _policy_actions(snap, batch.obs[rows], batch.mask[rows], rng)[0]
             rows = np.flatnonzero(row_roles == GREEDY)
             if len(rows):
-                floats = rs.to_float(batch.obs[rows])
+                floats = enc.to_float(batch.obs[rows])
                 act = np.array([greedy(o, m) for o, m in zip(floats, batch.mask[rows], strict=True)], np.int64)
                 actions[rows] = act
                 if mode == "bc":
@@ -250,7 +328,7 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
                     stats.append((opponent, float(returns[t, s])))
                 returns[t] = 0
                 roles[t] = new_roles()
-        data = store.take_complete(cfg["gamma"], 1.0 if mode == "bc" else cfg["gae_lambda"])
+        data = store.take_complete(args.gamma, 1.0 if mode == "bc" else args.gae_lambda)
         data["decisions"] = decisions
         data["seconds"] = time.perf_counter() - t0
         data["stats"] = stats
@@ -261,13 +339,13 @@ def _worker(conn: Any, cfg: dict[str, Any], worker_id: int) -> None:
 class Workers:
     """The rollout processes and their pipes."""
 
-    def __init__(self, cfg: dict[str, Any]) -> None:
+    def __init__(self, args: Args) -> None:
         ctx = mp.get_context("spawn")
         self.conns = []
         self.procs = []
-        for i in range(cfg["num_workers"]):
+        for i in range(args.num_workers):
             parent, child = ctx.Pipe()
-            p = ctx.Process(target=_worker, args=(child, cfg, i), daemon=True)
+            p = ctx.Process(target=_worker, args=(child, args, i), daemon=True)
             p.start()
             child.close()  # the worker holds the other end: its death ends our recv() at once
             self.conns.append(parent)
@@ -310,23 +388,23 @@ def _tensors(data: dict[str, np.ndarray], idx: torch.Tensor, device: str, to_flo
     return obs, torch.from_numpy(data["mask"][i]).to(device)
 
 
-def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], cfg: dict[str, Any],
+def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], args: Args,
               rng: np.random.Generator, device: str) -> dict[str, float]:
     """Behaviour cloning: cross-entropy to the recorded actions, value regression to returns."""
     act, ret = torch.from_numpy(data["act"]), torch.from_numpy(data["ret"])
     stats = {}
-    for _ in range(cfg["bc_epochs"]):
+    for _ in range(args.bc_epochs):
         correct = total = 0
-        for mb in _minibatches(len(act), cfg["batch_size"], rng):
-            obs, mask = _tensors(data, mb, device, ruleset_of_encoder(net.encoder).to_float)
+        for mb in _minibatches(len(act), args.batch_size, rng):
+            obs, mask = _tensors(data, mb, device, encoding_of(net.encoder).to_float)
             logits, value = net(obs, mask)
             a = act[mb].to(device)
             ce = nn.functional.cross_entropy(logits, a)
             v_loss = 0.5 * ((value - ret[mb].to(device)) ** 2).mean()
-            loss = ce + cfg["vf_coef"] * v_loss
+            loss = ce + args.vf_coef * v_loss
             opt.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg["max_grad_norm"])
+            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
             opt.step()
             correct += int((logits.argmax(-1) == a).sum())
             total += len(mb)
@@ -334,29 +412,29 @@ def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.n
     return stats
 
 
-def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], cfg: dict[str, Any],
+def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], args: Args,
                rng: np.random.Generator, device: str) -> dict[str, float]:
     """PPO epochs over shuffled minibatches; returns the last minibatch's losses."""
     act, old_logp = torch.from_numpy(data["act"]), torch.from_numpy(data["logp"])
     adv_all, ret = torch.from_numpy(data["adv"]), torch.from_numpy(data["ret"])
     stats: dict[str, float] = {}
-    for _ in range(cfg["n_epochs"]):
-        for mb in _minibatches(len(act), cfg["batch_size"], rng):
-            obs, mask = _tensors(data, mb, device, ruleset_of_encoder(net.encoder).to_float)
+    for _ in range(args.n_epochs):
+        for mb in _minibatches(len(act), args.batch_size, rng):
+            obs, mask = _tensors(data, mb, device, encoding_of(net.encoder).to_float)
             logits, value = net(obs, mask)
             dist = torch.distributions.Categorical(logits=logits)
             logp = dist.log_prob(act[mb].to(device))
             ratio = torch.exp(logp - old_logp[mb].to(device))
             adv = adv_all[mb].to(device)
             adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(mb) > 1 else adv
-            clipped = torch.clamp(ratio, 1 - cfg["clip_range"], 1 + cfg["clip_range"])
+            clipped = torch.clamp(ratio, 1 - args.clip_range, 1 + args.clip_range)
             pg = -torch.min(ratio * adv, clipped * adv).mean()
             v_loss = 0.5 * ((value - ret[mb].to(device)) ** 2).mean()
             entropy = dist.entropy().mean()
-            loss = pg + cfg["vf_coef"] * v_loss - cfg["ent_coef"] * entropy
+            loss = pg + args.vf_coef * v_loss - args.ent_coef * entropy
             opt.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg["max_grad_norm"])
+            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
             opt.step()
             stats = {"policy_loss": pg.item(), "value_loss": v_loss.item(), "entropy": entropy.item()}
     return stats
@@ -374,46 +452,45 @@ def _summary(stats: list[tuple[int, float]], reward_scale: float) -> dict[str, f
     return out
 
 
-def train(cfg: dict[str, Any]) -> Path:
+def train(cfg: Mapping[str, Any] | Args) -> Path:
     """Imitation warm start (optional), then PPO until ``total_timesteps`` learner decisions or
-    ``max_minutes``; returns the final checkpoint."""
-    torch.manual_seed(cfg["seed"])
-    rng = np.random.default_rng(cfg["seed"])
-    device = cfg["device"]
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    elif device == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device: cuda, but torch sees no CUDA device (use cpu or auto)")
-    run_dir = Path(cfg["run_dir"])
+    ``max_minutes``; returns the final checkpoint. ``cfg``: a config mapping (validated here) or ``Args``."""
+    args = parse(cfg, Args)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    device = args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu"
+    run_dir = Path(args.run_dir)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    if cfg["init_checkpoint"]:
-        net = load_actor_critic(cfg["init_checkpoint"], device)
+    if args.init_checkpoint:
+        net = load_actor_critic(args.init_checkpoint, device)
         net.train()
     else:
-        net = ActorCritic(cfg["net_arch"], cfg["arch"], encoder=ruleset_of_preset(cfg["rules"]).encoder_name).to(device)
-    if net.encoder != ruleset_of_preset(cfg["rules"]).encoder_name:
-        raise ValueError(f"init_checkpoint {cfg['init_checkpoint']!r} was trained on {net.encoder!r}, "
-                         f"rules {cfg['rules']!r} use {ruleset_of_preset(cfg['rules']).encoder_name!r}")
-    cfg = {**cfg, "net_arch": net.net_arch, "arch": net.arch}
-    opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"], eps=1e-5)
+        encoder = args.encoder or ruleset_of_preset(args.rules).encoder_name
+        net = ActorCritic(args.net_arch, args.arch, encoder=encoder).to(device)
+    wanted = args.encoder or ruleset_of_preset(args.rules).encoder_name
+    if net.encoder != wanted:
+        raise ValueError(f"init_checkpoint {args.init_checkpoint!r} was trained on {net.encoder!r}, "
+                         f"rules {args.rules!r} use {wanted!r}")
+    args = replace(args, net_arch=list(net.net_arch), arch=net.arch, encoder=net.encoder)
+    opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     start = time.time()
-    deadline = None if cfg["max_minutes"] is None else start + 60 * cfg["max_minutes"]
+    deadline = None if args.max_minutes is None else start + 60 * args.max_minutes
     log = (run_dir / "log.jsonl").open("w", encoding="utf-8")
-    workers = Workers(cfg)
+    workers = Workers(args)
     try:
-        if cfg["bc_decisions"]:
+        if args.bc_decisions:
             parts = []
             collected = 0
-            steps = max(1, cfg["steps_per_rollout"])
-            while collected < cfg["bc_decisions"]:
+            steps = max(1, args.steps_per_rollout)
+            while collected < args.bc_decisions:
                 part = workers.collect("bc", steps, None, None)
                 parts.append(part)
                 collected += len(part["act"])
-                print(f"\rimitation data: {collected:,}/{cfg['bc_decisions']:,} greedy decisions", end="", flush=True)
+                print(f"\rimitation data: {collected:,}/{args.bc_decisions:,} greedy decisions", end="", flush=True)
             data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "ret")}
             del parts
-            bc_opt = torch.optim.Adam(net.parameters(), lr=cfg["bc_learning_rate"], eps=1e-5)
-            stats = imitation(net, bc_opt, data, cfg, rng, device)
+            bc_opt = torch.optim.Adam(net.parameters(), lr=args.bc_learning_rate, eps=1e-5)
+            stats = imitation(net, bc_opt, data, args, rng, device)
             del data
             print(f"\nimitation: {stats}")
             log.write(json.dumps({"phase": "imitation", "decisions": collected, "minutes": (time.time() - start) / 60,
@@ -422,14 +499,14 @@ def train(cfg: dict[str, Any]) -> Path:
         learner_decisions = updates = 0
         snapshots: list[dict[str, torch.Tensor]] = []
         send_snapshots = True
-        while learner_decisions < cfg["total_timesteps"] and (deadline is None or time.time() < deadline):
+        while learner_decisions < args.total_timesteps and (deadline is None or time.time() < deadline):
             t0 = time.perf_counter()
-            data = workers.collect("ppo", cfg["steps_per_rollout"], cpu_weights(net),
+            data = workers.collect("ppo", args.steps_per_rollout, cpu_weights(net),
                                    snapshots if send_snapshots else None)
             send_snapshots = False
             t1 = time.perf_counter()
             if len(data["act"]):
-                stats = ppo_update(net, opt, data, cfg, rng, device)
+                stats = ppo_update(net, opt, data, args, rng, device)
             else:
                 stats = {}
             t2 = time.perf_counter()
@@ -438,19 +515,19 @@ def train(cfg: dict[str, Any]) -> Path:
             record = {"phase": "ppo", "update": updates, "learner_decisions": learner_decisions,
                       "env_decisions": data["decisions"], "collect_seconds": t1 - t0, "learn_seconds": t2 - t1,
                       "decisions_per_second": (len(data["act"])) / max(t2 - t0, 1e-9),
-                      "minutes": (time.time() - start) / 60, **_summary(data["stats"], cfg["reward_scale"]),
+                      "minutes": (time.time() - start) / 60, **_summary(data["stats"], args.reward_scale),
                       **stats}
             log.write(json.dumps(record) + "\n")
             log.flush()
             left = "" if deadline is None else f"  {max(0.0, deadline - time.time()) / 60:.1f} min left"
             vs = record.get("settlement_vs_greedy")
-            print(f"\rupdate {updates}  learner decisions {learner_decisions:,}/{cfg['total_timesteps']:,}"
+            print(f"\rupdate {updates}  learner decisions {learner_decisions:,}/{args.total_timesteps:,}"
                   f"  {record['decisions_per_second']:,.0f}/s" + (f"  vs greedy {vs:+.2f}" if vs is not None else "")
                   + left + "   ", end="", flush=True)
-            if updates % cfg["snapshot_every_updates"] == 0:
-                snapshots = (snapshots + [cpu_weights(net)])[-cfg["max_snapshots"]:]
+            if updates % args.snapshot_every_updates == 0:
+                snapshots = (snapshots + [cpu_weights(net)])[-args.max_snapshots:]
                 send_snapshots = True
-            if updates % cfg["checkpoint_every_updates"] == 0:
+            if updates % args.checkpoint_every_updates == 0:
                 save_actor_critic(net, run_dir / "checkpoints" / f"model_{learner_decisions}.pt")
         print()
     finally:

@@ -4,7 +4,9 @@
     cnmahjong-train --config selfplay_ppo --set max_minutes=5
     python -m cnmahjong.training.train --config my_run.yaml    # or a file of your own
 
-``--set key=value`` overrides config keys (values parsed as YAML).
+``--set key=value`` overrides config keys (values parsed as YAML). The keys are the chosen
+trainer's hyper-parameters: the fields of ``Args`` in its file (``algo: selfplay_ppo``:
+``cnmahjong.training.selfplay_ppo.Args``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from cnmahjong.training.config import ConfigError, load, parse_override, validate
+from cnmahjong.training.config import ConfigError, load, parse_override, trainer, validate
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -36,15 +38,7 @@ def main(argv: list[str] | None = None) -> Path:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     print(f"training {cfg['algo']} -> {run_dir}")
-    if cfg["algo"] == "maskable_ppo":
-        from cnmahjong.training.maskable_ppo import train
-    elif cfg["algo"] == "rllib_ppo":
-        from cnmahjong.training.rllib_ppo import train
-    elif cfg["algo"] == "tianshou_dqn":
-        from cnmahjong.training.tianshou_dqn import train
-    else:
-        from cnmahjong.training.selfplay_ppo import train
-    final = train(cfg)
+    final = trainer(cfg["algo"]).train(cfg)
     print(f"saved {final}")
     return final
 

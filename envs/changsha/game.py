@@ -32,20 +32,7 @@ from itertools import compress
 from typing import Any
 
 from cnmahjong.envs.changsha import actions as A
-from cnmahjong.envs.changsha.patterns import (
-    ANGANG,
-    CHI,
-    JIAGANG,
-    MINGGANG,
-    PENG,
-    Meld,
-    Win,
-    WinContext,
-    _opening_shown,
-    classify,
-    opening_present,
-    wait_mask,
-)
+from cnmahjong.envs.changsha.patterns import Win, WinContext, _opening_shown, classify, opening_present, wait_mask
 from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from cnmahjong.envs.changsha.scoring import bird_seat, bird_tiles, bird_value, others, settle
 from cnmahjong.envs.core.checks import int_arg, sequence_arg
@@ -60,10 +47,15 @@ from cnmahjong.envs.core.engine import (
 )
 from cnmahjong.envs.core.engine import OTHERS as _OTHERS
 from cnmahjong.envs.core.engine import count_hands as _count_hands
+from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.result import HandResult, Transfer, win_transfers
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.core.wall import WALL_SIZE, Wall
 
-__all__ = ["ChangshaGame", "ChangshaMatch", "IllegalActionError", "ReplayMismatchError", "new_hand"]
+__all__ = ["RULESET", "ChangshaGame", "ChangshaMatch", "IllegalActionError", "ReplayMismatchError", "new_hand"]
+
+RULESET = "changsha"
+"""This ruleset's name: every deal event and result carries it (``Ruleset.name``)."""
 _KINDS = range(NUM_SUITED_KINDS)
 
 # Phases: what the seats in ``to_act`` are deciding.
@@ -83,44 +75,11 @@ PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HA
 _Options = dict[int, list[int]]  # seat -> legal actions
 _Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
 
+OPENING_REASON = "opening:"
+"""A transfer for an opening win (起手胡, §3.2) has the reason ``opening:`` + its pattern."""
+
 _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended: per-seat payments (opening wins included) and what was won."""
-
-    payments: tuple[int, ...]
-    winners: tuple[int, ...]
-    patterns: dict[int, tuple[str, ...]]
-    he: dict[int, int]
-    birds: tuple[int, ...]
-    """Bird values (tile ranks) of the winning settlement; empty for a drawn hand."""
-    bird_seats: tuple[int, ...]
-    payer: int | None
-    """The seat that paid a discard win (discarder, kong player, 海底 taker); None if self-drawn."""
-    self_drawn: bool
-    winning_tiles: dict[int, int]
-    opening: tuple[dict[str, Any], ...]
-    """Opening-win declarations (§3.2): seat, pattern, dice, payments."""
-    next_dealer: int
-    """Dealer of the next hand (§9)."""
-
-    @property
-    def drawn(self) -> bool:
-        """True for a drawn hand (流局): no regular winner."""
-        return not self.winners
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "payments": list(self.payments), "winners": list(self.winners),
-            "patterns": {str(k): list(v) for k, v in self.patterns.items()},
-            "he": {str(k): v for k, v in self.he.items()}, "birds": list(self.birds),
-            "bird_seats": list(self.bird_seats), "payer": self.payer, "self_drawn": self.self_drawn,
-            "winning_tiles": {str(k): v for k, v in self.winning_tiles.items()},
-            "opening": [dict(d) for d in self.opening], "next_dealer": self.next_dealer,
-        }
 
 
 @dataclass
@@ -148,6 +107,7 @@ class _Kong:
 class ChangshaGame(TableGame):
     """One hand of Changsha mahjong. See the module docstring for the protocol."""
 
+    RULESET = RULESET
     ACTIONS = A
     NUM_KINDS = NUM_SUITED_KINDS
     CONFIG = RuleConfig
@@ -245,7 +205,7 @@ class ChangshaGame(TableGame):
         self._haidi_kong_seat: int | None = None
         self.revealed: list[int] = []
         """Tiles drawn face up and not yet in a hand or river: 开杠 draws, the 海底 tile."""
-        deal = {"type": "deal", "origin": "seed" if dice is None else "scenario", "dealer": dealer,
+        deal = {"type": "deal", "ruleset": RULESET, "origin": "seed" if dice is None else "scenario", "dealer": dealer,
                 "seed": seed, "config": config.to_dict(), "hands": [sorted(h) for h in hands],
                 "wall": wall.tiles()}
         if dice is not None:
@@ -350,10 +310,10 @@ class ChangshaGame(TableGame):
                   how: str | None) -> None:
         if kind == JIAGANG:
             t = tiles[0]
-            self.melds[s] = [Meld(JIAGANG, tiles) if m.kind == PENG and m.tiles[0] == t else m
+            self.melds[s] = [Meld(JIAGANG, tiles, m.from_seat) if m.kind == PENG and m.tiles[0] == t else m
                              for m in self.melds[s]]
         else:
-            self.melds[s].append(Meld(kind, tiles))
+            self.melds[s].append(Meld(kind, tiles, from_seat))
         if kind == JIAGANG:
             self.melded[s][tiles[0]] = 4
         else:
@@ -437,8 +397,7 @@ class ChangshaGame(TableGame):
                 if self._ready_after_kong(s, t, 4 if kind == ANGANG else 1, kind == ANGANG):
                     acts.append(A.kaigang(t))
             acts.sort()
-        self.pending = {s: acts}
-        self.phase = DISCARD
+        self._ask(DISCARD, {s: acts})
 
     def _self_kongs(self, s: int) -> list[tuple[int, str]]:
         """Kongs seat ``s`` could make from its own hand: 暗杠 (four held) and 加杠 (on a PENG)."""
@@ -797,12 +756,16 @@ class ChangshaGame(TableGame):
 
     # -------------------------------------------------------- settlement §8
     def _finish(self, winners: list[tuple[int, int, Win]], payer: int | None, haidi: bool = False) -> None:
+        """Settle the winners (several on one tile: 通炮, each with the payer) and end the hand."""
         cfg = self.config
-        patterns: dict[int, tuple[str, ...]] = {}
+        patterns: dict[int, dict[str, int]] = {}
         he: dict[int, int] = {}
-        tiles: dict[int, int] = {}
+        tiles: dict[int, int | None] = {}
         birds: list[int] = []
         seats: list[int] = []
+        transfers: list[Transfer] = []
+        for d in self._opening:  # 起手胡 (§3.2), settled as they were declared
+            transfers += win_transfers(d["seat"], d["payments"], OPENING_REASON + d["pattern"])
         if winners:
             first_tile = winners[0][1]
             birds = [bird_value(t) for t in
@@ -813,22 +776,21 @@ class ChangshaGame(TableGame):
                             big=win.big, he=win.he, self_drawn=payer is None, bird_seats=seats)
                 for i, v in enumerate(st.payments):
                     self.payments[i] += v
-                patterns[s] = win.patterns
+                patterns[s] = dict.fromkeys(win.patterns, 1)
                 he[s] = win.he
                 tiles[s] = t
+                transfers += win_transfers(s, st.payments)
                 self.events.append({"type": "win", "seat": s, "tile": t, "payer": payer,
                                     "patterns": list(win.patterns), "he": win.he,
                                     "payments": list(st.payments)})
-        self.result = HandResult(
-            payments=tuple(self.payments), winners=tuple(s for s, _, _ in winners),
-            patterns=patterns, he=he, birds=tuple(birds), bird_seats=tuple(seats), payer=payer,
-            self_drawn=bool(winners) and payer is None, winning_tiles=tiles,
-            opening=tuple(self._opening), next_dealer=self._next_dealer(winners, payer),
-        )
-        self.phase = DONE
-        self.pending = {}
-        self._window = None
-        self.events.append({"type": "end", "result": self.result.to_dict()})
+        won = tuple(s for s, _, _ in winners)
+        self._end_hand(HandResult(
+            ruleset=RULESET, payments=tuple(self.payments), winners=won,
+            self_drawn=won if payer is None else (), won_from={} if payer is None else dict.fromkeys(won, payer),
+            winning_tiles=tiles, patterns=patterns, value=he, transfers=tuple(transfers),
+            next_dealer=self._next_dealer(winners, payer),
+            extras={"birds": birds, "bird_seats": seats, "opening": [dict(d) for d in self._opening]},
+        ))
 
     def _next_dealer(self, winners: list[tuple[int, int, Win]], payer: int | None) -> int:
         """§9: the dealer of the next hand."""

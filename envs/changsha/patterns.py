@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from cnmahjong.envs.core.checks import bool_arg, int_arg
+from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.meld import JIAGANG as JIAGANG  # re-exported with the other kinds
 from cnmahjong.envs.core.shapes import (
     JIANG_KIND_MASK,
     is_all_triplets,
@@ -25,13 +27,11 @@ from cnmahjong.envs.core.shapes import (
     standard_shanten_after_draw,
     standard_wait_mask,
 )
-from cnmahjong.envs.core.tiles import JIANG_KINDS, NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
+from cnmahjong.envs.core.tiles import JIANG_KINDS, NUM_SUITED_KINDS, format, tiles_arg, to_counts
 
-# Meld kinds (面子). Every kong is shown face up in Changsha (§6), but a
-# concealed kong (暗杠) still differs for 全求人 and 豪华将将胡.
-CHI, PENG, MINGGANG, JIAGANG, ANGANG = "chi", "peng", "minggang", "jiagang", "angang"
-MELD_KINDS = (CHI, PENG, MINGGANG, JIAGANG, ANGANG)
-KONG_KINDS = (MINGGANG, JIAGANG, ANGANG)
+# The meld type (面子) and its kinds are the core's (``cnmahjong.envs.core.meld``, shared with
+# Hangzhou), imported here for this module's public API. Every kong is shown face up in Changsha
+# (§6), but a concealed kong (暗杠) still differs for 全求人 and 豪华将将胡.
 
 SMALL_PATTERNS = ("PINGHU",)
 BIG_PATTERNS = (
@@ -40,38 +40,6 @@ BIG_PATTERNS = (
     "QIANGGANG", "GANGSHANG_PAO",
 )
 ALL_JIANG_KINDS = frozenset(mask_kinds(JIANG_KIND_MASK))
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """An exposed or concealed set: ``kind`` is one of ``MELD_KINDS``, ``tiles`` its kinds."""
-
-    kind: str
-    tiles: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        if self.kind not in MELD_KINDS:
-            raise ValueError(f"unknown meld kind {self.kind!r}: allowed {MELD_KINDS}")
-        t = self.tiles
-        for k in t:
-            check_kind(k)
-        ok = (
-            (self.kind == CHI and len(t) == 3 and t[0] // 9 == t[2] // 9
-             and sorted(t) == list(range(min(t), min(t) + 3)))
-            or (self.kind == PENG and len(t) == 3 and len(set(t)) == 1)
-            or (self.kind in KONG_KINDS and len(t) == 4 and len(set(t)) == 1)
-        )
-        if not ok:
-            raise ValueError(f"tiles {format(t)} do not form a {self.kind} meld")
-
-    @property
-    def exposed(self) -> bool:
-        """Everything but a concealed kong counts as exposed for 全求人 (§4)."""
-        return self.kind != ANGANG
-
-    @property
-    def is_kong(self) -> bool:
-        return self.kind in KONG_KINDS
 
 
 def as_meld(m: Meld | Sequence[int] | str) -> Meld:

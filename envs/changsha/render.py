@@ -45,8 +45,8 @@ def render_text(game: ChangshaGame, viewer: int | None = None,
         r = game.result
         if r.winners:
             for w in r.winners:
-                lines.append(f"winner seat {w}: {', '.join(r.patterns[w])} (合 {r.he[w]})")
-            lines.append(f"birds {list(r.birds)} on seats {list(r.bird_seats)}")
+                lines.append(f"winner seat {w}: {', '.join(r.patterns[w])} (合 {r.value[w]})")
+            lines.append(f"birds {r.extras['birds']} on seats {r.extras['bird_seats']}")
         else:
             lines.append("drawn hand (流局)")
         lines.append(f"payments {list(r.payments)}")

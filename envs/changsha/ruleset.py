@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from cnmahjong.envs.changsha import view
+from cnmahjong.envs.changsha import benchmarks, stats, view
 from cnmahjong.envs.changsha.actions import NUM_ACTIONS
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
 from cnmahjong.envs.changsha.heuristic import heuristic
@@ -13,18 +11,12 @@ from cnmahjong.envs.changsha.render import render_text
 from cnmahjong.envs.changsha.rules import RuleConfig, as_config
 from cnmahjong.envs.core.ruleset import Encoding, Ruleset
 
-
-def _hand_stats(game: Any) -> list[dict[str, Any]]:
-    from cnmahjong.envs.changsha.stats import hand_stats
-
-    return hand_stats(game)
-
-
 CHANGSHA = Ruleset(
-    name="changsha", title="Changsha", env_module="cnmahjong.envs.changsha.env", config_class=RuleConfig,
-    as_config=as_config, new_hand=new_hand,
+    name="changsha", title="Changsha", env_module="cnmahjong.envs.changsha.env",
+    config_class=RuleConfig, as_config=as_config, new_hand=new_hand,
     encodings=(Encoding(ENCODER, SHAPE, Encoder, planes_to_float),),
     num_actions=NUM_ACTIONS, game=ChangshaGame, match=ChangshaMatch, render=render_text,
-    hand_stats=_hand_stats, stat_names=("haidi_take", "kaigang"), heuristic=heuristic,
-    seat_tags=view.seat_tags, table_extras=view.table_extras, scenario_keys=("dice",),
+    hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, heuristic=heuristic,
+    seat_tags=view.seat_tags, table_extras=view.table_extras, event_text=view.event_text, unit=view.unit,
+    core_bench=benchmarks.core_bench, scenario_keys=("dice",),
 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cnmahjong.envs.core.tiles import name
+
 
 def seat_tags(game: Any, seat: int) -> list[str]:
     """Dealer, locked (报听 / a 开杠 seat that may only draw and discard), declared opening wins (起手胡)."""
@@ -16,5 +18,32 @@ def seat_tags(game: Any, seat: int) -> list[str]:
 
 
 def table_extras(game: Any) -> dict[str, Any]:
-    """The stacks (墩) left: they decide a 开杠's dice."""
-    return {"stacks": game.wall.stacks_left()}
+    """The stacks (墩) left (they decide a 开杠's dice) and the tiles a 开杠 turned face up."""
+    return {"stacks": game.wall.stacks_left(), "revealed": list(game.revealed)}
+
+
+def unit(config: Any) -> str:
+    """片 under 片 scoring (§8), points otherwise."""
+    return "片" if config.scoring == "zi" else "points"
+
+
+_LINES = {
+    "dice": "dice {values} ({purpose}) for seat {seat}",
+    "kong_draw": "seat {seat} turns up {tiles} (dice total {total})",
+    "declare": "seat {seat} declares {pattern} showing {tiles}: {payments}",
+    "lock": "seat {seat} is locked (开杠 tiles not used)",
+}
+
+
+def event_text(e: dict[str, Any]) -> str | None:
+    """Changsha's own events in words: dice, 开杠 draws, opening wins (起手胡), locks, the 海底,
+    and a discard forced after a 开杠; None for the common ones."""
+    kind, seat = e["type"], e.get("seat")
+    if kind in _LINES:
+        tiles = " ".join(map(name, e.get("tiles") or e.get("shown") or ()))
+        return _LINES[kind].format(**{**e, "tiles": tiles})
+    if kind == "haidi":
+        return f"seat {seat} takes the 海底 tile {name(e['tile'])}" if e["take"] else f"seat {seat} declines the 海底"
+    if kind == "discard" and e.get("forced"):
+        return f"seat {seat} discards {name(e['tile'])} (forced)"
+    return None

@@ -28,6 +28,7 @@ from operator import itemgetter
 from typing import Any, ClassVar
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, seed_arg, sequence_arg
+from cnmahjong.envs.core.result import HandResult
 from cnmahjong.envs.core.tiles import COPIES, format, tiles_arg
 from cnmahjong.envs.core.wall import Wall, shuffled
 
@@ -75,6 +76,8 @@ class TableGame:
     """The decision protocol of one hand; see the module docstring."""
 
     __slots__ = ()
+    RULESET: ClassVar[str]
+    """The ruleset's name (``Ruleset.name``): its deal events and results carry it."""
     ACTIONS: ClassVar[Any]
     """The ruleset's action module: ``NUM_ACTIONS``, ``describe(a)``."""
     NUM_KINDS: ClassVar[int]
@@ -98,6 +101,7 @@ class TableGame:
     _window: Window | None
     events: list[dict[str, Any]]
     hands: list[bytearray]
+    result: HandResult | None
 
     # ------------------------------------------------------------ protocol
     @property
@@ -231,6 +235,14 @@ class TableGame:
         self._window = window
         self._ask(window.kind, dict(window.options))
 
+    def _end_hand(self, result: HandResult) -> None:
+        """The hand is over: nobody is asked any more, and the log ends with the result."""
+        self.result = result
+        self.phase = DONE
+        self.pending = {}
+        self._window = None
+        self.events.append({"type": "end", "result": result.to_dict()})
+
     # ------------------------------------------------------------ the deal
     @classmethod
     def _check_args(cls, config: Any, seed: Any, dealer: Any) -> tuple[Any, int, int]:
@@ -290,6 +302,9 @@ class TableGame:
         if missing:
             raise ValueError(f"the 'deal' event lacks {missing}: it needs {', '.join(need)}"
                              + (f" (and {', '.join(cls.SCENARIO_KEYS)} for a scenario)" if cls.SCENARIO_KEYS else ""))
+        if deal.get("ruleset", cls.RULESET) != cls.RULESET:
+            raise ValueError(f"the 'deal' event is of the {deal['ruleset']!r} ruleset: replay it with that "
+                             f"ruleset's game, not {cls.__name__} ({cls.RULESET!r})")
         if not isinstance(deal["config"], dict):
             raise TypeError(f"the 'deal' event's config must be a dict of rule options, got {deal['config']!r}")
         config = cls.CONFIG.from_dict(deal["config"])
@@ -434,7 +449,7 @@ class Match:
         # the first dealer is drawn at random unless given
         self.dealer = self._rng.randrange(NUM_SEATS) if dealer is None else check_dealer(dealer)
         self.scores = [0] * NUM_SEATS
-        self.results: list[Any] = []
+        self.results: list[HandResult] = []
         self.dealers: list[int] = []
         self.game = self._deal()
 
@@ -442,7 +457,7 @@ class Match:
         """The next hand with ``self.dealer`` (appending it to ``dealers``)."""
         raise NotImplementedError
 
-    def _after_hand(self, result: Any) -> None:
+    def _after_hand(self, result: HandResult) -> None:
         """The ruleset's dealer rule: set ``self.dealer`` (and any streak) for the next hand."""
         raise NotImplementedError
 

@@ -93,8 +93,15 @@ class Ruleset:
     env_module: str | None = None
     """A module that defines its AEC env class as ``raw_env`` (shipped rulesets: ``….env``, so
     instances pickle by reference); None: ``cnmahjong.envs.aec.aec_env`` makes one."""
+    event_text: Callable[[dict[str, Any]], str | None] | None = None
+    """An event of the log -> its line in the viewer and the play server, for the ruleset's own
+    events and marks (None: the common wording of draw, discard, meld, win and end)."""
+    unit: Callable[[Any], str] = lambda config: "points"
+    """A config -> the unit its settlements count in (tables, reports: Changsha 片 or points)."""
     core_bench: Callable[..., Any] | None = None
-    """``make bench``'s rules-core rows of this ruleset, where it has any."""
+    """``make bench``'s rules-core rows of this ruleset, where it has any: ``core_bench(rng, hands)``
+    -> ``[(label, one_pass, target)]``, ``one_pass()`` running once over the prepared hands and
+    returning the calls it made (the bench times it)."""
 
     @property
     def env_name(self) -> str:

@@ -25,13 +25,15 @@ this module holds Hangzhou's rules:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import compress
 from typing import Any
 
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, Window
+from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.result import HandResult, win_transfers
 from cnmahjong.envs.core.tiles import NUM_KINDS
 from cnmahjong.envs.core.wall import HONOURS_WALL_SIZE, Wall
 from cnmahjong.envs.hangzhou import actions as A
@@ -39,7 +41,10 @@ from cnmahjong.envs.hangzhou.patterns import baotou_counts, best_reading_counts,
 from cnmahjong.envs.hangzhou.rules import RuleConfig
 from cnmahjong.envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
 
-__all__ = ["HangzhouGame", "HangzhouMatch", "HandResult", "HzMeld", "new_hand"]
+__all__ = ["RULESET", "HangzhouGame", "HangzhouMatch", "new_hand"]
+
+RULESET = "hangzhou"
+"""This ruleset's name: every deal event and result carries it (``Ruleset.name``)."""
 
 DISCARD = "discard"  # own turn: discard, own kong or self-drawn win
 CLAIM = "claim"  # claims on a discard (blind, resolved by priority)
@@ -49,56 +54,13 @@ LAST_DRAWABLE = 19
 """§1 exhaustion: a draw that would take one of the last 19 drawable tiles (20 with the
 turned-up indicator, the source's last ten stacks) ends the hand instead; no kong then."""
 
-CHI, PENG, MINGGANG, JIAGANG, ANGANG = "chi", "peng", "minggang", "jiagang", "angang"
 _KINDS = range(NUM_KINDS)
-
-
-@dataclass(frozen=True, slots=True)
-class HzMeld:
-    """A meld of physical tiles (白板 may play the indicator kind; never a 财神)."""
-
-    kind: str
-    tiles: tuple[int, ...]
-    from_seat: int | None
-    """The discarder of a claimed meld (CHI, PENG, 明杠; an added kong keeps its PENG's)."""
-    hidden: bool = False
-    """A concealed kong the other seats cannot see yet (§1: until its owner's next turn)."""
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended: payments per seat and the description of the win."""
-
-    payments: tuple[int, ...]
-    winners: tuple[int, ...]
-    winning_tile: int | None
-    self_drawn: bool
-    payer: int | None
-    """The discarder of a discard win (三连庄 only); None for a self-drawn win or a drawn hand."""
-    exponent: int
-    """The win's multiplier is ``2 ** exponent`` (§4)."""
-    patterns: dict[str, int]
-    """BAOTOU, CAIPIAO (飘 count), GANGKAI (kong count), QIDUI, QING_QIDUI, HAOHUA (quads)."""
-    liable: dict[str, Any]
-    """§6: ``chengbao`` (seat or None), ``fan`` (seats), ``borne`` (后半场承包 bearers)."""
-    next_dealer: int
-
-    @property
-    def drawn(self) -> bool:
-        """True for a drawn hand (荒庄)."""
-        return not self.winners
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"payments": list(self.payments), "winners": list(self.winners),
-                "winning_tile": self.winning_tile, "self_drawn": self.self_drawn, "payer": self.payer,
-                "exponent": self.exponent, "patterns": dict(self.patterns),
-                "liable": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.liable.items()},
-                "next_dealer": self.next_dealer}
 
 
 class HangzhouGame(engine.TableGame):
     """One hand of Hangzhou mahjong. See the module docstring."""
 
+    RULESET = RULESET
     ACTIONS = A
     NUM_KINDS = NUM_KINDS
     """Physical kinds 0–33, honours included; discards are actions 0–33."""
@@ -145,12 +107,12 @@ class HangzhouGame(engine.TableGame):
         self.streak = streak
         self.wall = wall
         self.events: list[dict[str, Any]] = [{
-            "type": "deal", "origin": origin, "dealer": dealer, "seed": seed, "streak": streak,
+            "type": "deal", "ruleset": RULESET, "origin": origin, "dealer": dealer, "seed": seed, "streak": streak,
             "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}]
         self.indicator = wall.draw_head()
         self.events.append({"type": "indicator", "tile": self.indicator})
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_KINDS)
-        self.melds: list[list[HzMeld]] = [[] for _ in range(NUM_SEATS)]
+        self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
         """Physical tiles in each seat's melds (hidden kongs included: the referee's count)."""
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -228,7 +190,6 @@ class HangzhouGame(engine.TableGame):
     def _start_turn(self, s: int) -> None:
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
         self.turn = s
-        self.phase = DISCARD
         h = self.hands[s]
         acts = list(compress(_KINDS, h))
         n_melds = len(self.melds[s])
@@ -241,7 +202,7 @@ class HangzhouGame(engine.TableGame):
             if n_melds and not self._restricted(s):
                 acts += [A.gang(m.tiles[0]) for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]]
             acts.sort()
-        self.pending = {s: acts}
+        self._ask(DISCARD, {s: acts})
 
     def _draw(self, s: int, tail: bool = False) -> None:
         """Seat ``s`` draws (the head, or the tail after a kong) or the hand is drawn (§1)."""
@@ -289,11 +250,11 @@ class HangzhouGame(engine.TableGame):
         h = self.hands[s]
         if h[t] == 4:
             h[t] = 0
-            self._add_meld(s, HzMeld(ANGANG, (t,) * 4, None, hidden=True))
+            self._add_meld(s, Meld(ANGANG, (t,) * 4, None, hidden=True))
         else:
             h[t] -= 1
             old = next(m for m in self.melds[s] if m.kind == PENG and m.tiles[0] == t)
-            self.melds[s][self.melds[s].index(old)] = HzMeld(JIAGANG, (t,) * 4, old.from_seat)
+            self.melds[s][self.melds[s].index(old)] = Meld(JIAGANG, (t,) * 4, old.from_seat)
             self.melded[s][t] += 1
             self.public_log.append(s)
             self.events.append({"type": "meld", "seat": s, "kind": JIAGANG, "tiles": [t] * 4,
@@ -301,7 +262,7 @@ class HangzhouGame(engine.TableGame):
         self.doublings[s].append(("kong", self.bearer[s]))
         self._draw(s, tail=True)
 
-    def _add_meld(self, s: int, meld: HzMeld) -> None:
+    def _add_meld(self, s: int, meld: Meld) -> None:
         self.melds[s].append(meld)
         for t in meld.tiles:
             self.melded[s][t] += 1
@@ -396,16 +357,15 @@ class HangzhouGame(engine.TableGame):
             run = next((x, y) for b, x, y in chi_runs(self.indicator)[t] if b == a)
             for x in run:
                 h[x] -= 1
-            self._add_meld(s, HzMeld(CHI, tuple(sorted((*run, t), key=lambda x: natural_kind(x, self.indicator))),
-                                     d))
+            self._add_meld(s, Meld(CHI, tuple(sorted((*run, t), key=lambda x: natural_kind(x, self.indicator))), d))
             self._start_turn(s)
         elif a == A.PENG:
             h[t] -= 2
-            self._add_meld(s, HzMeld(PENG, (t,) * 3, d))
+            self._add_meld(s, Meld(PENG, (t,) * 3, d))
             self._start_turn(s)
         else:
             h[t] -= 3
-            self._add_meld(s, HzMeld(MINGGANG, (t,) * 4, d))
+            self._add_meld(s, Meld(MINGGANG, (t,) * 4, d))
             self.doublings[s].append(("kong", self.bearer[s]))
             self._draw(s, tail=True)
 
@@ -449,23 +409,24 @@ class HangzhouGame(engine.TableGame):
                 patterns["CAIPIAO"] = self.piao[s]
         if kongs:
             patterns["GANGKAI"] = kongs
-        liable = {"chengbao": chengbao, "fan": tuple(fan), "borne": tuple(borne)}
+        liable = {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}
         self.events.append({"type": "win", "seat": s, "tile": tile, "payer": discarder, "exponent": e,
                             "patterns": dict(patterns), "payments": list(net),
                             "liable": {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}})
-        self._finish(HandResult(tuple(self.payments), (s,), tile, self_drawn, discarder, e, patterns,
-                                liable, next_dealer=s))
+        self._finish(HandResult(
+            ruleset=RULESET, payments=tuple(self.payments), winners=(s,), self_drawn=(s,) if self_drawn else (),
+            won_from={} if self_drawn else {s: discarder}, winning_tiles={s: tile}, patterns={s: patterns},
+            value={s: e}, transfers=tuple(win_transfers(s, net, reasons=_liable_reasons(chengbao, fan, borne))),
+            next_dealer=s, extras={"liable": liable}))
 
     def _finish(self, result: HandResult | None) -> None:
-        """End the hand: a win's result, or None for a drawn hand (the dealer keeps the seat)."""
+        """End the hand: a win's result, or None for a drawn hand (荒庄: the dealer keeps the seat)."""
         if result is None:
-            result = HandResult(tuple(self.payments), (), None, False, None, 0, {},
-                                {"chengbao": None, "fan": (), "borne": ()}, next_dealer=self.dealer)
-        self.result = result
-        self.phase = DONE
-        self.pending = {}
-        self._window = None
-        self.events.append({"type": "end", "result": result.to_dict()})
+            result = HandResult(
+                ruleset=RULESET, payments=tuple(self.payments), winners=(), self_drawn=(), won_from={},
+                winning_tiles={}, patterns={}, value={}, transfers=(), next_dealer=self.dealer,
+                extras={"liable": {"chengbao": None, "fan": [], "borne": []}})
+        self._end_hand(result)
 
     # ------------------------------------------------------------------ views
     def tiles_accounted(self) -> int:
@@ -476,6 +437,19 @@ class HangzhouGame(engine.TableGame):
     def __repr__(self) -> str:
         return (f"HangzhouGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
                 f"dealer={self.dealer}, streak={self.streak}, indicator={self.indicator})")
+
+
+def _liable_reasons(chengbao: int | None, fan: Iterable[int], borne: Iterable[int]) -> dict[int, str] | None:
+    """Per liable seat, the reason of its transfer (§6): ``chengbao`` (承包), ``fan`` (反承包),
+    both joined by ``+``, or ``borne`` (后半场承包); None when nobody is liable."""
+    reasons: dict[int, str] = {}
+    for s in borne:
+        reasons[s] = "borne"
+    for s in fan:
+        reasons[s] = "fan"
+    if chengbao is not None:
+        reasons[chengbao] = "chengbao+fan" if chengbao in reasons else "chengbao"
+    return reasons or None
 
 
 def new_hand(config: RuleConfig, rng: Any) -> HangzhouGame:

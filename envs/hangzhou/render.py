@@ -37,13 +37,14 @@ def render_text(game: HangzhouGame, viewer: int | None = None,
         lines.append(f"  discards {display(game.rivers[s], sort=False)}")
     r = game.result
     if r is not None:
-        if r.winners:
-            pats = ", ".join(f"{p}×{n}" if n > 1 else p for p, n in r.patterns.items()) or "平胡"
-            how = "self-drawn" if r.self_drawn else f"on seat {r.payer}'s discard"
-            lines.append(f"winner seat {r.winners[0]} {how}: {pats} (×{2 ** r.exponent})")
-            if r.liable["chengbao"] is not None or r.liable["fan"]:
-                lines.append(f"承包 {r.liable['chengbao']}  反承包 {list(r.liable['fan'])}")
-        else:
+        for w in r.winners:
+            pats = ", ".join(f"{p}×{n}" if n > 1 else p for p, n in r.patterns[w].items()) or "平胡"
+            how = "self-drawn" if w in r.self_drawn else f"on seat {r.won_from[w]}'s discard"
+            lines.append(f"winner seat {w} {how}: {pats} (×{2 ** r.value[w]})")
+        liable = r.extras["liable"]
+        if liable["chengbao"] is not None or liable["fan"]:
+            lines.append(f"承包 {liable['chengbao']}  反承包 {liable['fan']}")
+        if not r.winners:
             lines.append("drawn hand (荒庄)")
         lines.append(f"payments {list(r.payments)}")
     return "\n".join(lines)

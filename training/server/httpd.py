@@ -1,4 +1,4 @@
-"""The human seat's web server: ``cnmahjong.training.play``'s table on 127.0.0.1, and nothing else.
+"""The human seat's web server: ``cnmahjong.training.server.seat``'s table on 127.0.0.1, and nothing else.
 
 What the server accepts (anything else gets a 4xx with a JSON ``{"error": ...}`` naming what
 was wrong, and changes nothing):
@@ -29,10 +29,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 from cnmahjong.envs.core.engine import IllegalActionError
-from cnmahjong.training.html import play_html
+from cnmahjong.training.viewer.html import play_html
 
 if TYPE_CHECKING:
-    from cnmahjong.training.play import Table
+    from cnmahjong.training.server.seat import Table
 
 MAX_BODY = 64 * 1024
 """The largest request body read (an action is a few bytes)."""
@@ -224,7 +224,7 @@ def _page_policy(nonce: str) -> str:
 
 _REPLAY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-"""The replay page (``cnmahjong.training.html.replay_html``, no nonce): inline code only, nothing fetched."""
+"""The replay page (``cnmahjong.training.viewer.html.replay_html``, no nonce): inline code only, nothing fetched."""
 
 
 def _action_of(raw: bytes) -> Any:

@@ -1,16 +1,18 @@
 """Sit at the table: you play seat 0 against any policies the arena accepts.
 
-    python -m cnmahjong.training.play --opponents greedy greedy ckpt:runs/train/model.pt [--rules hangzhou]
-    python -m cnmahjong.training.play --opponents greedy greedy greedy --tui     # in the terminal
+    python -m cnmahjong.training.server --opponents greedy greedy ckpt:runs/train/model.pt [--rules PRESET]
+    python -m cnmahjong.training.server --opponents greedy greedy greedy --tui     # in the terminal
+    cnmahjong-play ...                                                            # the same
 
 The browser mode serves one page on http://127.0.0.1:PORT (this machine only, standard
 library ``http.server``): your hand, melds, rivers and the others' as you may see them, and a
 button for each action, enabled only when legal. The server checks every action again: an
 illegal one is refused with a message and changes nothing. When the hand ends the page shows
-the settlement and links the hand's replay (``cnmahjong.training.replay``'s page, every hand revealed);
+the settlement and links the hand's replay (the replay viewer's page, every hand revealed);
 before that ``/replay`` answers 409, so no page shows another seat's concealed tiles early.
 
-What the server accepts, and what it refuses: ``training/seat_server.py``.
+What the server accepts, and what it refuses: ``training/server/httpd.py``. Any registered
+ruleset plays (``--rules``: any preset).
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from cnmahjong.agents import make_policy, reset_policy
 from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import IllegalActionError
-from cnmahjong.envs.core.ruleset import PRESETS, ruleset_of_preset
-from cnmahjong.training.frames import event_text, hand_frames, hides_kong, snapshot
-from cnmahjong.training.html import replay_html
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset, preset_names, ruleset_of_preset
+from cnmahjong.training.viewer.frames import event_text, hand_frames, hides_kong, snapshot
+from cnmahjong.training.viewer.html import replay_html
 
 HUMAN = 0
 REPLAY_CLOSED = "the replay opens when the hand is over"
@@ -42,8 +44,9 @@ class Table:
     decide again or the hand ends. An opponent that fails stops the hand: ``stalled`` says who
     and why until the next ``new_hand``."""
 
-    def __init__(self, opponents: Sequence[str], rules: str = "mainstream", seed: int | None = None,
+    def __init__(self, opponents: Sequence[str], rules: str | None = None, seed: int | None = None,
                  trust_pickles: bool = False) -> None:
+        rules = get_ruleset(DEFAULT_RULESET).default_rules if rules is None else rules
         if len(opponents) != 3:
             raise ValueError(f"three opponents sit at seats 1-3, got {len(opponents)}: {list(opponents)}")
         self.rules = rules
@@ -156,7 +159,7 @@ class Table:
                 if e["action"] >= self.game.NUM_KINDS:  # a discard is told by its own event
                     said = "a concealed kong" if hides_kong(events, i, HUMAN, over) else describe(e["action"])
                     self.log.append(f"seat {e['seat']}: {said}")
-            elif (text := event_text(e, describe, HUMAN, over)) is not None:
+            elif (text := event_text(e, describe, HUMAN, over, self.ruleset)) is not None:
                 self.log.append(text)
         self._read = len(events)
 
@@ -164,7 +167,7 @@ class Table:
         """What the page shows: the table from seat 0, the recent events, the action buttons."""
         describe = self.game.ACTIONS.describe
         legal = self.legal()
-        frame = snapshot(self.game, HUMAN)
+        frame = snapshot(self.game, HUMAN, self.ruleset)
         hand = self.game.hands[HUMAN]
         actions = self.game.ACTIONS
         # a button per held kind (its discard) and for HU and PASS, enabled only when legal, and
@@ -186,9 +189,9 @@ def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray]) -> int:
 
 
 def serve(table: Table, port: int = 8765, client_timeout: float = 10.0) -> Any:
-    """The table's server on 127.0.0.1 (``cnmahjong.training.seat_server``); ``port=0`` takes a free one. A
-    client that stalls for ``client_timeout`` seconds mid-request is dropped."""
-    from cnmahjong.training.seat_server import SeatServer
+    """The table's server on 127.0.0.1 (``cnmahjong.training.server.httpd``); ``port=0`` takes a free one.
+    A client that stalls for ``client_timeout`` seconds mid-request is dropped."""
+    from cnmahjong.training.server.httpd import SeatServer
 
     return SeatServer(table, port, client_timeout)
 
@@ -235,7 +238,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--opponents", nargs=3, default=["greedy", "greedy", "greedy"], metavar="POLICY",
                         help="seats 1-3: random, greedy, pretrained or ckpt:PATH")
-    parser.add_argument("--rules", default="mainstream", choices=sorted(PRESETS))
+    parser.add_argument("--rules", default=get_ruleset(DEFAULT_RULESET).default_rules, choices=sorted(preset_names()),
+                        help="a rule preset of any registered ruleset")
     parser.add_argument("--seed", type=_seed, default=None, help="deal seed stream, 0 or more (default: random)")
     parser.add_argument("--port", type=_port, default=8765, help="local port 0..65535 (0: any free one)")
     parser.add_argument("--tui", action="store_true", help="play in the terminal instead of the browser")

@@ -1,5 +1,6 @@
 """A played hand as frames: what a table shows after each decision, for the replay viewer and the
-human seat's page (either ruleset).
+human seat's page (any registered ruleset: its ``Ruleset`` names the engine, the seat tags and
+its own table facts).
 
 ``hand_frames(events)`` verifies the event log (``ReplayMismatchError`` / ``ValueError`` at the
 first bad event, never a half-drawn page), then steps a fresh game through its decisions and
@@ -16,22 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from cnmahjong.envs.core.engine import DONE, ReplayMismatchError
+from cnmahjong.envs.core.ruleset import Ruleset, ruleset_of_events, rulesets
 from cnmahjong.envs.core.tiles import from_counts, name
 
-__all__ = ["ReplayMismatchError", "game_class", "hand_frames", "hides_kong", "load_hand", "snapshot"]
-
-
-def game_class(events: list[dict[str, Any]]) -> Any:
-    """The engine that wrote ``events``: Hangzhou's deal records a streak level, Changsha's does not."""
-    if not events or not isinstance(events[0], dict) or events[0].get("type") != "deal":
-        raise ValueError("an event log starts with the 'deal' event")
-    if "streak" in events[0]:
-        from cnmahjong.envs.hangzhou.game import HangzhouGame
-
-        return HangzhouGame
-    from cnmahjong.envs.changsha.game import ChangshaGame
-
-    return ChangshaGame
+__all__ = ["ReplayMismatchError", "event_text", "hand_frames", "hides_kong", "load_hand", "ruleset_of_game",
+           "snapshot"]
 
 
 def load_hand(path: str | Path) -> tuple[list[dict[str, Any]], dict[int, Any]]:
@@ -98,41 +88,31 @@ def _tile(t: int) -> str:
     return name(t)
 
 
-_TEMPLATES = {
-    "dice": "dice {values} ({purpose}) for seat {seat}",
-    "kong_draw": "seat {seat} turns up {tiles_text} (dice total {total})",
-    "declare": "seat {seat} declares {pattern} showing {tiles_text}: {payments}",
-    "lock": "seat {seat} is locked (开杠 tiles not used)",
-    "reveal": "seat {seat}'s concealed kongs are shown",
-    "indicator": "indicator {tile_text}: its other copies are wild (财神)",
-}
-"""Events told by one line each, from their own fields."""
 
-
-def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool) -> str | None:
+def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool,
+               ruleset: Ruleset | None = None) -> str | None:
     """One event in words, hiding from ``viewer`` what its seat could not see (another seat's drawn
-    tile, a concealed kong's tile) unless the hand is ``over``. None for the act events (the
+    tile, a concealed kong's tile) unless the hand is ``over``. The ruleset's own events (and its
+    marks on a common one) are its ``Ruleset.event_text``'s to tell. None for the act events (the
     step's own action is shown apart) and the bookkeeping ones."""
     kind = e["type"]
     seat = e.get("seat")
     hide = viewer is not None and seat != viewer and not over
+    if ruleset is not None and ruleset.event_text is not None:
+        own = ruleset.event_text(e)
+        if own is not None:
+            return own
     if kind == "draw":
         where = "" if e.get("source", "head") == "head" else f" from the {e['source']}"
         return f"seat {seat} draws {'a tile' if hide else _tile(e['tile'])}{where}"
     if kind == "discard":
-        tags = " (飘)" if e.get("piao") else " (forced)" if e.get("forced") else ""
-        return f"seat {seat} discards {_tile(e['tile'])}{tags}"
+        return f"seat {seat} discards {_tile(e['tile'])}"
     if kind == "meld":
         if e["kind"] == "angang" and hide:
             return f"seat {seat} makes a concealed kong"
         src = "" if e.get("from") is None else f" from seat {e['from']}"
         how = f" by {e['how']}" if e.get("how") else ""
         return f"seat {seat} {e['kind']} {' '.join(map(_tile, e['tiles']))}{src}{how}"
-    if kind in _TEMPLATES:
-        return _TEMPLATES[kind].format(**e, tile_text=_tile(e["tile"]) if "tile" in e else "",
-                                       tiles_text=" ".join(map(_tile, e.get("tiles") or e.get("shown") or ())))
-    if kind == "haidi":
-        return f"seat {seat} takes the 海底 tile {_tile(e['tile'])}" if e["take"] else f"seat {seat} declines the 海底"
     if kind == "win":
         pats = e.get("patterns")
         pats = ", ".join(pats) if isinstance(pats, list) else ", ".join(f"{k}×{v}" for k, v in pats.items())
@@ -159,8 +139,19 @@ def hides_kong(events: list[dict[str, Any]], i: int, viewer: int | None, over: b
     return False
 
 
-def snapshot(game: Any, viewer: int | None = None) -> dict[str, Any]:
-    """The table now, as ``viewer`` may see it (everything once the hand is over, or with no viewer)."""
+def ruleset_of_game(game: Any) -> Ruleset:
+    """The registered ruleset whose engine ``game`` is."""
+    for rs in rulesets():
+        if isinstance(game, rs.game):
+            return rs
+    raise TypeError(f"{type(game).__name__} is the engine of no registered ruleset")
+
+
+def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """The table now, as ``viewer`` may see it (everything once the hand is over, or with no viewer):
+    the common facts of every engine, the ruleset's seat tags and its own table facts
+    (``Ruleset.seat_tags``, ``Ruleset.table_extras``)."""
+    rs = ruleset_of_game(game) if ruleset is None else ruleset
     over = game.phase == DONE
     actions = game.ACTIONS
     seats = []
@@ -168,21 +159,12 @@ def snapshot(game: Any, viewer: int | None = None) -> dict[str, Any]:
         visible = viewer is None or over or s == viewer
         melds = []
         for m in game.melds[s]:
-            hidden = getattr(m, "hidden", False) and not visible
+            hidden = m.hidden and not visible  # a meld laid face down (a concealed kong)
             melds.append({"kind": m.kind, "tiles": [] if hidden else list(m.tiles), "hidden": hidden})
-        tags = []
-        if s == game.dealer:
-            tags.append("dealer" + (f" (level {game.streak})" if hasattr(game, "streak") else ""))
-        if getattr(game, "locked", None) and game.locked[s]:
-            tags.append("locked")
-        if getattr(game, "declared", None) and game.declared[s]:
-            tags.append("declared " + "+".join(game.declared[s]))
-        if getattr(game, "piao", None) and game.piao[s]:
-            tags.append(f"飘 ×{game.piao[s]}")
         seats.append({
             "hand": from_counts(game.hands[s]) if visible else None,
             "hidden": sum(game.hands[s]),
-            "melds": melds, "river": list(game.rivers[s]), "tags": tags,
+            "melds": melds, "river": list(game.rivers[s]), "tags": rs.seat_tags(game, s),
         })
     legal = {}
     for s in game.to_act:
@@ -191,13 +173,9 @@ def snapshot(game: Any, viewer: int | None = None) -> dict[str, Any]:
     frame: dict[str, Any] = {
         "phase": game.phase, "wall": game.wall.remaining, "to_act": list(game.to_act), "legal": legal,
         "seats": seats, "payments": list(game.payments), "offered": game.claim_tiles,
-        "offered_by": game.claim_from, "revealed": list(getattr(game, "revealed", [])),
-        "over": over, "viewer": viewer,
+        "offered_by": game.claim_from, "revealed": [], "over": over, "viewer": viewer,
+        **rs.table_extras(game),
     }
-    if hasattr(game, "indicator"):
-        frame["indicator"] = game.indicator
-    else:  # Changsha's stacks decide its 开杠 dice
-        frame["stacks"] = game.wall.stacks_left()
     if over and game.result is not None:
         frame["result"] = game.result.to_dict()
     return frame
@@ -206,7 +184,10 @@ def snapshot(game: Any, viewer: int | None = None) -> dict[str, Any]:
 def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
                 annotations: dict[int, Any] | None = None) -> dict[str, Any]:
     """Frames of a recorded hand (first the deal, then one per decision) and its title."""
-    cls = game_class(events)
+    if not events or not isinstance(events[0], dict) or events[0].get("type") != "deal":
+        raise ValueError("an event log starts with the 'deal' event")
+    rs = ruleset_of_events(events)  # the deal event names the ruleset that wrote the log
+    cls = rs.game
     ended = cls.replay(events)  # verified to the end before anything is drawn
     if not ended.done:
         raise ValueError(f"the log is truncated: it ends after event {len(events) - 1} "
@@ -215,20 +196,19 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
     describe = cls.ACTIONS.describe
     annotations = {i: _checked_top(i, note, events, cls.ACTIONS.NUM_ACTIONS)
                    for i, note in (annotations or {}).items()}
-    deal_text = [t for e in game.events if (t := event_text(e, describe, seat, False))]
-    frames = [{**snapshot(game, seat), "action": None, "log": deal_text, "top": None}]
+    deal_text = [t for e in game.events if (t := event_text(e, describe, seat, False, rs))]
+    frames = [{**snapshot(game, seat, rs), "action": None, "log": deal_text, "top": None}]
     for i, e in enumerate(events):
         if e["type"] != "act":
             continue
         start = len(game.events)
         game.step(e["seat"], e["action"])
         over = game.phase == DONE
-        log = [t for ev in game.events[start + 1:] if (t := event_text(ev, describe, seat, over))]
+        log = [t for ev in game.events[start + 1:] if (t := event_text(ev, describe, seat, over, rs))]
         top = annotations.get(i)
         if top:
             top = [[a, p, describe(a)] for a, p in top]
         said = "a concealed kong" if hides_kong(game.events, start, seat, over) else describe(e["action"])
-        frames.append({**snapshot(game, seat), "action": [e["seat"], said], "log": log, "top": top})
-    rules = "Hangzhou" if "streak" in events[0] else "Changsha"
-    return {"title": f"{rules} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",
-            "ruleset": rules.lower(), "frames": frames}
+        frames.append({**snapshot(game, seat, rs), "action": [e["seat"], said], "log": log, "top": top})
+    return {"title": f"{rs.title} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",
+            "ruleset": rs.name, "frames": frames}

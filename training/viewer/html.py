@@ -1,10 +1,10 @@
 """Self-contained HTML for the replay viewer and the human seat: tiles drawn with CSS (rank large,
 suit character and colour below it), no network, no external files.
 
-The style and scripts live in ``training/web/`` and are inlined into every page:
+The style and scripts live in ``training/viewer/web/`` and are inlined into every page:
 ``replay_html(hand)`` is one file holding the frames of a hand as JSON and the script that
 steps through them (buttons, arrow keys, Home/End, a slider); ``play_html()`` is the page of
-``cnmahjong.training.play``. Both draw tables with the same ``table.js``.
+``cnmahjong.training.server``. Both draw tables with the same ``table.js``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _json_script(data: Any) -> str:
 
 
 def replay_html(hand: dict[str, Any]) -> str:
-    """One self-contained page stepping through ``hand`` (``cnmahjong.training.frames.hand_frames``)."""
+    """One self-contained page stepping through ``hand`` (``cnmahjong.training.viewer.frames.hand_frames``)."""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(hand['title'])}</title>
 <style>{_asset("style.css")}</style></head>
@@ -47,7 +47,7 @@ def replay_html(hand: dict[str, Any]) -> str:
 
 
 def play_html(token: str = "", nonce: str | None = None) -> str:
-    """The human seat's page (``cnmahjong.training.play``): it asks the local server for the table, sending
+    """The human seat's page (``cnmahjong.training.server``): it asks the local server for the table, sending
     back ``token`` (the server's, in a ``seat-token`` meta tag) with every action; ``nonce`` marks
     the inline style and script for the server's Content-Security-Policy."""
     mark = "" if nonce is None else f' nonce="{html.escape(nonce)}"'

@@ -1,13 +1,13 @@
 """Replay viewer: a played hand's event log as one self-contained HTML page.
 
-    python -m cnmahjong.training.replay EVENTS.json -o hand.html [--seat N]
+    python -m cnmahjong.training.viewer EVENTS.json -o hand.html [--seat N]     # or cnmahjong-replay
 
-``EVENTS.json`` is the list of events a game writes (``game.events``, either ruleset), or
-``{"events": [...], "annotations": {...}}`` as the arena's ``--save-hands`` writes it (a
-checkpoint player's top actions with their probabilities beside its decisions). The page
-shows the four hands (or, with ``--seat``, what that seat could see until the hand ends),
-melds, rivers, the wall (and Changsha's stacks), dice, birds, 海底 offers, the acting seat
-and its legal actions at every step, and the settlement; step with the buttons, the arrow
+``EVENTS.json`` is the list of events a game writes (``game.events``, any ruleset: its deal
+event names it), or ``{"events": [...], "annotations": {...}}`` as the arena's ``--save-hands``
+writes it (a checkpoint player's top actions with their probabilities beside its decisions).
+The page shows the four hands (or, with ``--seat``, what that seat could see until the hand
+ends), melds, rivers, the wall and the ruleset's own table facts (``Ruleset.table_extras``),
+the acting seat and its legal actions at every step, and the settlement; step with the buttons, the arrow
 keys, Home/End or the slider. A truncated or tampered log is refused with the first bad
 event named (the engines' verified replay), never drawn half; so is a log that stops
 before the hand is over, and annotations that are not action ids with probabilities in
@@ -20,9 +20,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from cnmahjong.training.evaluate import output_path_problem
-from cnmahjong.training.frames import hand_frames, load_hand
-from cnmahjong.training.html import replay_html
+from cnmahjong.training.files import output_path_problem
+from cnmahjong.training.viewer.frames import hand_frames, load_hand
+from cnmahjong.training.viewer.html import replay_html
 
 
 def write_replay(events: list, out: str | Path, seat: int | None = None, annotations: dict | None = None) -> Path:

@@ -1,0 +1,122 @@
+"""Speed figures (``make bench``), one core, for every registered ruleset.
+
+Rows: each ruleset's rules-core micro-benchmarks (its ``benchmarks`` module names them and
+their targets); ≥ 400 random-play hands/s on each engine (random legal actions, every preset);
+≥ 20,000 AEC decisions/s through each PettingZoo env with random masked actions, observation
+and mask built every step; ``VectorEnv`` decisions (64 tables, observations and masks, random
+masked actions drawn for the whole batch at once) of each ruleset, and for the default one
+≥ 40,000 decisions/s in float32 and uint8, in pure Python, with the global state, and (with
+``--wheel-python``) in the installed wheel.
+
+``--trainer`` adds the end-to-end self-play PPO throughput on all cores
+(collection and learning, ``configs/selfplay_ppo.yaml`` for one minute) and the
+arena's speed for a checkpoint against three greedy players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Callable
+from typing import Any
+
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, rulesets
+from cnmahjong.training.bench.rates import (
+    aec_rate,
+    arena_rate,
+    engine_rate,
+    installed_vector_rate,
+    instructions_per_decision,
+    pass_rate,
+    pure_vector_rate,
+    trainer_rates,
+    vector_rate,
+    vector_steps,
+)
+
+Measure = tuple[tuple[str, ...], Callable[[], Any], tuple[int, ...]]
+"""(names, a measure giving one value per name, targets); an engine measure gives hands and decisions."""
+
+
+def measures(seconds: float, hands: int, wheel_python: str | None = None) -> list[Measure]:
+    """Every one-core row, ruleset by ruleset (the registry's order)."""
+    rng = random.Random(0)
+    out: list[Measure] = []
+    for rs in rulesets():
+        bench = rs.core_bench
+        for label, one_pass, target in bench(rng, hands) if bench else ():
+            out.append(((f"{rs.title} {label}",), lambda p=one_pass: pass_rate(p, seconds), (target,)))
+    for rs in rulesets():
+        for preset in rs.presets:
+            out.append(((f"{rs.title} engine random-play hands ({preset})", f"{rs.title} engine decisions ({preset})"),
+                        lambda rs=rs, preset=preset: engine_rate(preset, seconds, rs), (400, 0)))
+        out.append(((f"{rs.title} AEC env decisions (obs + mask)",), lambda rs=rs: aec_rate(seconds, rs), (20_000,)))
+        if rs.name != DEFAULT_RULESET:
+            out.append(((f"{rs.title} VectorEnv decisions, uint8",),
+                        lambda rs=rs: vector_rate(seconds, "uint8", ruleset=rs), (0,)))
+            continue
+        out += [
+            ((f"{rs.title} VectorEnv decisions, float32 (64 tables)",), lambda: vector_rate(seconds), (40_000,)),
+            ((f"{rs.title} VectorEnv decisions, uint8 (64 tables)",), lambda: vector_rate(seconds, "uint8"), (40_000,)),
+            (("  the same, pure Python (CNMAHJONG_PURE=1)",), lambda: pure_vector_rate(seconds), (0,)),
+            (("  the same with state=True (global state)",), lambda: vector_rate(seconds, "uint8", state=True), (0,)),
+        ]
+        if wheel_python:
+            out.append((("  the same, installed wheel (fresh venv)",),
+                        lambda: installed_vector_rate(wheel_python, seconds), (40_000,)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=20000, help="distinct random hands")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds of all one-core measures; each figure's best run is reported (as timeit "
+                             "does: the others were slowed by other load on the machine)")
+    parser.add_argument("--trainer", action="store_true",
+                        help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
+    parser.add_argument("--wheel-python", metavar="PYTHON",
+                        help="also measure VectorEnv (uint8) in this interpreter's installed package (make bench: "
+                             "a fresh venv with the built wheel)")
+    parser.add_argument("--vector-steps", type=int, metavar="N",
+                        help="only run the fixed VectorEnv workload of N steps (for callgrind) and print its decisions")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only count the instructions of one VectorEnv decision (uint8), compiled and pure "
+                             "(valgrind's callgrind; about 2 minutes)")
+    args = parser.parse_args(argv)
+    if args.vector_steps is not None:
+        print(f"decisions {vector_steps(args.vector_steps)}")
+        return
+    if args.instructions:
+        for name, pure in (("compiled", False), ("pure Python", True)):
+            print(f"VectorEnv decision, uint8, {name}: {instructions_per_decision(pure):,.0f} instructions")
+        return
+
+    rows_of = measures(args.seconds, args.hands, args.wheel_python)
+    # Rounds of every measure, the best of each kept: a slow spell of this shared machine, which
+    # can outlast one measure's runs, then falls on one run of several measures rather than on
+    # all runs of one.
+    best: list[tuple[float, ...]] = [()] * len(rows_of)  # () is below every run
+    for _ in range(args.repeats):
+        for i, (_, measure, _) in enumerate(rows_of):
+            value = measure()
+            best[i] = max(best[i], value if isinstance(value, tuple) else (value,))
+    rows = [(name, value, target) for (names, _, targets), values in zip(rows_of, best, strict=True)
+            for name, value, target in zip(names, values, targets, strict=True)]
+    if args.trainer:
+        rates = trainer_rates(1.0)
+        rows.append(("self-play PPO end to end, 2 cores", rates["end to end"], 2_500))
+        rows.append(("  of which collection alone", rates["collection"], 0))
+        rows.append(("  of which learning alone", rates["learning"], 0))
+        rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
+        rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(400), 30))
+    from cnmahjong.envs.hotpath import status
+
+    paths = list(status().values())
+    print(f"hot path: {paths.count('compiled')} of {len(paths)} modules compiled (envs/hotpath.py)")
+    width = max(40, *(len(name) + 2 for name, _, _ in rows))
+    print(f"{'measure':<{width}}{'per second':>14}{'target':>12}")
+    for name, value, target in rows:
+        flag = "" if not target else "ok" if value >= target else "BELOW TARGET"
+        print(f"{name:<{width}}{value:>14,.0f}{f'{target:,}' if target else '':>12}  {flag}")

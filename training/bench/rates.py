@@ -1,0 +1,201 @@
+"""The bench's measures: calls, hands and decisions per second of the rules cores, the engines,
+the AEC envs and ``VectorEnv`` of every registered ruleset, the trainer and the arena; and the
+instruction count of one ``VectorEnv`` decision. The command line is ``cli``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import time
+from collections.abc import Callable, Iterator
+
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_of_preset
+
+
+def pass_rate(one_pass: Callable[[], int], min_time: float = 1.0) -> float:
+    """Calls per second of ``one_pass`` (a pass over prepared inputs returning the calls it made),
+    repeated for at least ``min_time`` seconds."""
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        calls += one_pass()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return calls / elapsed
+
+
+def engine_rate(preset: str, min_time: float, ruleset: str | Ruleset | None = None) -> tuple[float, float]:
+    """Random-play hands and decisions per second on the engine with one preset (of any ruleset)."""
+    rs = ruleset_of_preset(preset) if ruleset is None else get_ruleset(ruleset)
+    config = rs.as_config(preset)
+    rng = random.Random(0)
+    hands = steps = 0
+    start = time.perf_counter()
+    while True:
+        g = rs.game(config, seed=hands)
+        while not g.done:
+            s = g.to_act[0]
+            g.step(s, rng.choice(g.legal_actions(s)))
+            steps += 1
+        hands += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return hands / elapsed, steps / elapsed
+
+
+def aec_rate(min_time: float, ruleset: str | Ruleset = DEFAULT_RULESET) -> float:
+    """Decisions per second through the AEC env: ``last()`` (observation + mask), a random
+    legal action, ``step()``."""
+    from cnmahjong.envs.aec import aec_env
+
+    env = aec_env(ruleset)()
+    rng = random.Random(0)
+    decisions = hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_time:
+        env.reset(seed=hands)
+        hands += 1
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0].tolist()
+            env.step(legal[int(rng.random() * len(legal))])
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str | Ruleset = DEFAULT_RULESET,
+                 state: bool = False) -> Iterator[int]:
+    """Steps of ``VectorEnv`` with random legal actions for the whole batch in one numpy call:
+    yields each step's decisions (rows, each with its observation and mask)."""
+    import numpy as np
+
+    from cnmahjong.envs.vector import VectorEnv
+
+    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset, state=state)
+    rng = np.random.default_rng(0)
+    batch = venv.reset()
+    while True:
+        actions = (rng.random(batch.mask.shape) * batch.mask).argmax(axis=1)
+        batch = venv.step(actions)
+        yield len(actions)
+
+
+def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64,
+                ruleset: str | Ruleset = DEFAULT_RULESET, state: bool = False) -> float:
+    """Decisions per second through ``VectorEnv``: every row's observation and mask (and with
+    ``state`` its table's global state), random legal actions for the whole batch in one numpy
+    call, ``step()``."""
+    play = _vector_play(obs_dtype, tables, ruleset, state)
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_time:
+        decisions += next(play)
+    return decisions / (time.perf_counter() - start)
+
+
+def vector_steps(steps: int, obs_dtype: str = "uint8") -> int:
+    """A fixed ``VectorEnv`` workload for instruction counts (the default ruleset): 64 tables, 20
+    warm-up steps, then ``steps`` steps of random legal actions; returns the decisions of those steps. Run it under
+    ``valgrind --tool=callgrind`` with 0 and 150 steps: the difference of the instruction totals
+    divided by the decisions is what one decision costs (the README's figures)."""
+    play = _vector_play(obs_dtype)
+    for _ in range(20):
+        next(play)
+    return sum(next(play) for _ in range(steps))
+
+
+def instructions_per_decision(pure: bool, steps: int = 150) -> float:
+    """Instructions one ``VectorEnv`` decision costs (``vector_steps`` under callgrind, 0 and
+    ``steps`` steps), in the compiled or the pure-Python path: a measure independent of the load."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from cnmahjong.envs.hotpath import PURE_ENV
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    env = dict(os.environ, **{PURE_ENV: "1" if pure else "0"})
+    totals, decisions = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (0, steps):
+            run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}",
+                                  sys.executable, "-m", "cnmahjong.training.bench", "--vector-steps", str(n)],
+                                 env=env, capture_output=True, text=True, check=True)
+            totals.append(int(re.search(r"Collected : (\d+)", run.stderr).group(1)))
+            decisions = int(re.search(r"decisions (\d+)", run.stdout).group(1))
+    return (totals[1] - totals[0]) / decisions
+
+
+def _vector_rate_in(python: str, min_time: float, env: dict[str, str], cwd: str | None = None,
+                    prelude: str = "") -> float:
+    """``vector_rate`` (uint8) measured in a process of its own: ``python`` with ``env``."""
+    import subprocess
+
+    code = (f"{prelude}from cnmahjong.training.bench.rates import vector_rate; "
+            f"print(vector_rate({min_time!r}, 'uint8'))")
+    out = subprocess.run([python, "-c", code], env=env, cwd=cwd, check=True, capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
+def pure_vector_rate(min_time: float) -> float:
+    """``vector_rate`` (uint8) in a process that imports every hot module from its pure-Python source."""
+    import sys
+
+    from cnmahjong.envs.hotpath import PURE_ENV
+
+    return _vector_rate_in(sys.executable, min_time, dict(os.environ, **{PURE_ENV: "1"}))
+
+
+def installed_vector_rate(python: str, min_time: float) -> float:
+    """``vector_rate`` (uint8) in another interpreter, e.g. a fresh venv with the wheel installed,
+    run from ``/`` so that it imports the installed package, not this checkout."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CNMAHJONG_PURE")}
+    check = "import cnmahjong; assert cnmahjong.COMPILED, 'the installed package is not compiled'; "
+    return _vector_rate_in(os.path.abspath(python), min_time, env, cwd="/", prelude=check)
+
+
+def trainer_rates(minutes: float) -> dict[str, float]:
+    """End-to-end self-play PPO (both cores): decisions per second, split into collection and learning."""
+    import json
+    import tempfile
+
+    from cnmahjong.training.config import load
+    from cnmahjong.training.selfplay_ppo import train
+
+    cfg = load("selfplay_ppo")
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6)
+        with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):  # no progress line
+            train(cfg)
+        with open(f"{tmp}/log.jsonl", encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f][1:]  # the first update warms up
+    collect = sum(r["collect_seconds"] for r in rows)
+    learn = sum(r["learn_seconds"] for r in rows)
+    decisions = sum(r["env_decisions"] for r in rows)
+    return {"end to end": decisions / (collect + learn), "collection": decisions / collect,
+            "learning": decisions / learn, "collect share": collect / (collect + learn)}
+
+
+def arena_rate(deals: int) -> float:
+    """Deals per second (each in 4 rotations) of the default ruleset for a checkpoint against three greedy
+    players, 2 processes
+    (process start-up and torch's import included)."""
+    import tempfile
+
+    from cnmahjong.envs.integrations.networks import ActorCritic, save_actor_critic
+    from cnmahjong.training.arena import run_deals
+
+    rs = get_ruleset(DEFAULT_RULESET)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/net.pt"
+        save_actor_critic(ActorCritic([256], "conv", encoder=rs.encoder_name), path)
+        start = time.perf_counter()
+        run_deals([f"ckpt:{path}", "greedy", "greedy", "greedy"], deals, rs.default_rules, workers=2, progress=False)
+        return deals / (time.perf_counter() - start)
