@@ -12,7 +12,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.envs.core import ruleset as registry
-from tests.test_vector import _drive_aec, _finish_aec, random_actions
+from tests.test_vector import _finish_aec, by_table, drive_aec_rewards, random_actions
 
 TOY = "tests.toy.ruleset:FIVEPAIRS"
 
@@ -77,17 +77,10 @@ def test_vector_env_rows_and_rewards_equal_the_aec_envs(encoder):
                 assert np.array_equal(batch.mask[i], o["action_mask"])
                 assert batch.state[i].tobytes() == aec.state().tobytes()
         actions = random_actions(batch, rng)
-        chosen = [{} for _ in aecs]
-        for i, a in enumerate(actions):
-            chosen[batch.table[i]][int(batch.seat[i])] = a
+        chosen = by_table(batch, actions, len(aecs))
         batch = venv.step(actions)
         for t, aec in enumerate(aecs):
-            got = np.zeros(4)
-            left = dict(chosen[t])
-            while left:  # the AEC env asks the window's seats one by one
-                seat = aec.agent_name_mapping[aec.agent_selection]
-                _drive_aec(aec, {seat: left.pop(seat)})
-                got += [aec.rewards[f"player_{s}"] for s in range(4)]
+            got = drive_aec_rewards(aec, chosen[t])
             assert np.allclose(batch.rewards[t], got)
             paid += bool(got.any())
             if not batch.hand_over[t]:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.vector import VectorEnv
-from tests.test_vector import _drive_aec, _finish_aec, random_actions
+from tests.test_vector import _finish_aec, by_table, drive_aec_rewards, random_actions
 
 
 def test_payments_reach_decided_seats_at_once_and_undecided_ones_at_their_first_decision():
@@ -70,17 +70,10 @@ def test_vector_env_deferring_pays_each_window_what_the_aec_env_pays(ruleset):
     while hands < 80:
         actions = random_actions(batch, rng)
         actions[batch.mask[:, hu] == 1] = hu  # win when it can: hands that pay
-        chosen = [{} for _ in aecs]
-        for i, a in enumerate(actions):
-            chosen[batch.table[i]][int(batch.seat[i])] = a
+        chosen = by_table(batch, actions, len(aecs))
         batch = venv.step(actions)
         for t, aec in enumerate(aecs):
-            got = np.zeros(4)
-            left = dict(chosen[t])
-            while left:
-                seat = aec.agent_name_mapping[aec.agent_selection]
-                _drive_aec(aec, {seat: left.pop(seat)})
-                got += [aec.rewards[f"player_{s}"] for s in range(4)]
+            got = drive_aec_rewards(aec, chosen[t])
             assert np.allclose(batch.rewards[t], got)
             nonzero += bool(got.any())
             if batch.hand_over[t]:

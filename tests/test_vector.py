@@ -25,6 +25,25 @@ def _drive_aec(aec, chosen):
         aec.step(int(left.pop(seat)))
 
 
+def by_table(batch, actions, tables):
+    """The actions of a batch as one ``{seat: action}`` per table."""
+    chosen = [{} for _ in range(tables)]
+    for i, a in enumerate(actions):
+        chosen[batch.table[i]][int(batch.seat[i])] = a
+    return chosen
+
+
+def drive_aec_rewards(aec, chosen):
+    """``_drive_aec``, summing every seat's rewards over the window's AEC steps."""
+    got = np.zeros(4)
+    left = dict(chosen)
+    while left:  # the AEC env asks the window's seats one by one
+        seat = aec.agent_name_mapping[aec.agent_selection]
+        _drive_aec(aec, {seat: left.pop(seat)})
+        got += [aec.rewards[f"player_{s}"] for s in range(4)]
+    return got
+
+
 def _finish_aec(aec):
     while aec.agents:
         aec.step(None)
