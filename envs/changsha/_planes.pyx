@@ -3,10 +3,11 @@
 
 Built by the build backend (``setup.py``) where a C compiler exists; ``observation.Encoder`` uses
 it then and its own incremental pure-Python encoder otherwise (``CNMAHJONG_PURE=1``, or no
-build). It reads every count row from the game at each call (no state to keep): the
-layout constants come from ``cnmahjong.envs.changsha.observation``, the meaning of each channel is in
-its module docstring, and ``tests/test_compiled.py`` checks both give the same bytes at every
-step of 20,000 hands.
+build). It reads every count row from the game at each call (no state to keep): the offsets
+come from ``observation.CHANNELS`` (the layout's declaration, where each channel's meaning is),
+import refuses (ImportError, so the pure encoder serves) when that declaration no longer lays
+out the groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both give the same
+bytes at every step of 20,000 hands.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
@@ -14,19 +15,40 @@ from libc.string cimport memset
 
 from cnmahjong.envs.changsha import observation as _obs
 from cnmahjong.envs.changsha.game import PHASES
+from cnmahjong.envs.core.channels import layout_difference, layout_of
+
+WRITTEN_FOR = (
+    ("HAND", 4, 1, "THERMOMETER"), ("MELDS", 4, 4, "THERMOMETER"), ("RIVER", 4, 4, "THERMOMETER"),
+    ("SHOWN", 4, 4, "THERMOMETER"), ("UNSEEN", 4, 1, "THERMOMETER"), ("KONGS", 1, 4, "KINDS"),
+    ("RECENT_DISCARDS", 6, 4, "ONE_HOT"), ("DRAWN", 1, 1, "ONE_HOT"), ("LOUHU", 1, 1, "KINDS"),
+    ("REVEALED", 2, 1, "THERMOMETER"), ("CLAIM", 2, 1, "THERMOMETER"), ("DEALER", 4, 1, "CHOICE"),
+    ("LOCKED", 1, 4, "FLAG"), ("ACTOR", 4, 1, "CHOICE"), ("WALL", 1, 1, "FRACTION"),
+    ("STACKS", 1, 1, "FRACTION"), ("PHASE", 11, 1, "CHOICE"), ("DECLARED", 1, 4, "FLAG"),
+)
+"""The ``cs-v0`` groups these loops write (name, planes per block, blocks, value kind), in plane
+order: the twin serves only while ``observation.CHANNELS`` lays out the same, offsets computed
+from both by the same ``layout_of``."""
+
+
+_difference = layout_difference(_obs.CHANNELS.layout(), layout_of(WRITTEN_FOR), "_planes.pyx")
+if _difference or _obs.NUM_KINDS != 27:
+    raise ImportError("the cs-v0 layout in observation.py changed since _planes.pyx was written "
+                      f"({_difference or 'not 27 kinds'}): update _planes.pyx "
+                      "(the pure-Python encoder runs meanwhile)")
 
 cdef int K = _obs.NUM_KINDS
-cdef int SIZE = _obs.NUM_CHANNELS * _obs.NUM_KINDS
-cdef int HAND = _obs.HAND, MELDS = _obs.MELDS, RIVER = _obs.RIVER, SHOWN = _obs.SHOWN
-cdef int UNSEEN = _obs.UNSEEN, KONGS = _obs.KONGS, RECENT_DISCARDS = _obs.RECENT_DISCARDS
-cdef int RECENT = _obs.RECENT, DRAWN = _obs.DRAWN, LOUHU = _obs.LOUHU, REVEALED = _obs.REVEALED
-cdef int CLAIM = _obs.CLAIM, DEALER = _obs.DEALER, LOCKED = _obs.LOCKED, ACTOR = _obs.ACTOR
-cdef int WALL = _obs.WALL, STACKS = _obs.STACKS, PHASE = _obs.PHASE, DECLARED = _obs.DECLARED
+cdef int SIZE = _obs.CHANNELS.size * _obs.NUM_KINDS
+cdef int HAND = _obs.CHANNELS.start("HAND"), MELDS = _obs.CHANNELS.start("MELDS")
+cdef int RIVER = _obs.CHANNELS.start("RIVER"), SHOWN = _obs.CHANNELS.start("SHOWN")
+cdef int UNSEEN = _obs.CHANNELS.start("UNSEEN"), KONGS = _obs.CHANNELS.start("KONGS")
+cdef int RECENT_DISCARDS = _obs.CHANNELS.start("RECENT_DISCARDS"), RECENT = _obs.CHANNELS["RECENT_DISCARDS"].planes
+cdef int DRAWN = _obs.CHANNELS.start("DRAWN"), LOUHU = _obs.CHANNELS.start("LOUHU")
+cdef int REVEALED = _obs.CHANNELS.start("REVEALED"), CLAIM = _obs.CHANNELS.start("CLAIM")
+cdef int DEALER = _obs.CHANNELS.start("DEALER"), LOCKED = _obs.CHANNELS.start("LOCKED")
+cdef int ACTOR = _obs.CHANNELS.start("ACTOR"), WALL = _obs.CHANNELS.start("WALL")
+cdef int STACKS = _obs.CHANNELS.start("STACKS"), PHASE = _obs.CHANNELS.start("PHASE")
+cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-
-if K != 27 or SIZE != 119 * 27 or RECENT != 6:
-    raise ImportError("the cs-v0 layout in observation.py changed since _planes.pyx was written: "
-                      "update _planes.pyx (the pure-Python encoder runs meanwhile)")
 
 
 cdef const unsigned char* _row(object row) except NULL:

@@ -6,26 +6,9 @@ with values in [0, 1]. Seats are relative: 0 self, 1 next (下家), 2 opposite
 seat's own concealed hand, and nothing that seat cannot know (no other
 concealed hand, no wall order, no pending claim choice of another seat).
 
-| channels | content |
-|---|---|
-| 0–3 | own concealed hand, thermometer: count ≥ 1, ≥ 2, ≥ 3, 4 |
-| 4–19 | melded tiles per relative seat, thermometer (4 planes each); kongs are public |
-| 20–35 | discards lying in front of each relative seat, thermometer (4 each) |
-| 36–51 | tiles shown by opening wins and still in that hand, per relative seat (4 each) |
-| 52–55 | kinds unseen from this seat (4 − every copy it can see), thermometer (4) |
-| 56–59 | kong kinds per relative seat |
-| 60–83 | discards: the 6 most recent per relative seat, newest first, one-hot (6 each) |
-| 84 | own drawn tile this turn (one-hot) |
-| 85 | own 漏胡 kinds: no discard win on them until the next own draw |
-| 86–87 | tiles face up in the air (开杠 draw, 海底 tile), thermometer (2) |
-| 88–89 | tiles offered to claim now (discard, kong tile, dropped 开杠 tiles, 海底), thermometer (2) |
-| 90–93 | dealer, relative seat (whole plane) |
-| 94–97 | locked seats after an unused 开杠 draw (whole planes) |
-| 98–101 | seat whose tile is offered, or whose turn it is (whole plane) |
-| 102 | tiles left in the wall / 55 (whole plane) |
-| 103 | stacks left in the wall / 28 (whole plane) |
-| 104–114 | phase, one-hot over ``game.PHASES`` (whole plane) |
-| 115–118 | seats that declared an opening win (whole planes) |
+The channels are declared once, as data, in ``CHANNELS`` below (``cnmahjong.envs.core.channels``):
+the offset constants (``HAND``, ``MELDS``...), ``NUM_CHANNELS``, the README's channel table
+(``CHANNELS.markdown()``) and the ``decode_*`` helpers all follow from it.
 
 ``decode_*`` helpers read a seat's own hand and the visible tiles back from an
 observation, so rule-based agents can play from exactly what a learner sees.
@@ -38,32 +21,65 @@ from operator import itemgetter
 import numpy as np
 
 from cnmahjong.envs.changsha.game import PHASES, ChangshaGame
+from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value, repeat_kinds
 from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
 from cnmahjong.envs.hotpath import accelerated
 
 ENCODER = "cs-v0"
 NUM_KINDS = 27
 RECENT = 6
+WALL_SCALE = 55.0
+"""The WALL plane is ``tiles left / WALL_SCALE``; uint8 planes hold the count itself."""
+STACKS_SCALE = 28.0
+"""The STACKS plane is ``stacks left / STACKS_SCALE``; uint8 planes hold the count itself."""
 
-HAND = 0
-MELDS = 4
-RIVER = 20
-SHOWN = 36
-UNSEEN = 52
-KONGS = 56
-RECENT_DISCARDS = 60
-DRAWN = RECENT_DISCARDS + 4 * RECENT  # 84
-LOUHU = DRAWN + 1  # 85
-REVEALED = LOUHU + 1  # 86
-CLAIM = REVEALED + 2  # 88
-DEALER = CLAIM + 2  # 90
-LOCKED = DEALER + 4  # 94
-ACTOR = LOCKED + 4  # 98
-WALL = ACTOR + 4  # 102
-STACKS = WALL + 1  # 103
-PHASE = STACKS + 1  # 104
-DECLARED = PHASE + len(PHASES)  # 115
-NUM_CHANNELS = DECLARED + 4  # 119
+_SEAT = "relative seat"
+CHANNELS = ChannelTable((
+    Group("HAND", 4, "own concealed hand (手牌)", Value.THERMOMETER),
+    Group("MELDS", 4, "melded tiles (副露) per relative seat; kongs are public", Value.THERMOMETER, 4, _SEAT),
+    Group("RIVER", 4, "discards lying in front of each relative seat (牌河)", Value.THERMOMETER, 4, _SEAT),
+    Group("SHOWN", 4, "tiles shown by opening wins (起手胡) and still in that hand, per relative seat",
+          Value.THERMOMETER, 4, _SEAT),
+    Group("UNSEEN", 4, "kinds unseen from this seat (4 − every copy it can see)", Value.THERMOMETER),
+    Group("KONGS", 1, "kong (杠) kinds per relative seat", Value.KINDS, 4, _SEAT),
+    Group("RECENT_DISCARDS", RECENT, f"discards: the {RECENT} most recent per relative seat, newest first",
+          Value.ONE_HOT, 4, _SEAT),
+    Group("DRAWN", 1, "own drawn tile this turn", Value.ONE_HOT),
+    Group("LOUHU", 1, "own 漏胡 (passed win) kinds: no discard win on them until the next own draw", Value.KINDS),
+    Group("REVEALED", 2, "tiles face up in the air (开杠 draw, 海底 tile)", Value.THERMOMETER),
+    Group("CLAIM", 2, "tiles offered to claim now (discard, kong tile, dropped 开杠 tiles, 海底)",
+          Value.THERMOMETER),
+    Group("DEALER", 4, "dealer (庄家), relative seat", Value.CHOICE, labels=RELATIVE_SEATS),
+    Group("LOCKED", 1, "locked seats after an unused 开杠 draw", Value.FLAG, 4, _SEAT),
+    Group("ACTOR", 4, "seat whose tile is offered, or whose turn it is, relative", Value.CHOICE,
+          labels=RELATIVE_SEATS),
+    Group("WALL", 1, "tiles left in the wall (牌墙)", Value.FRACTION, scale=WALL_SCALE),
+    Group("STACKS", 1, "stacks (墩) left in the wall", Value.FRACTION, scale=STACKS_SCALE),
+    Group("PHASE", len(PHASES), "phase of the hand (`game.PHASES`)", Value.CHOICE, labels=PHASES),
+    Group("DECLARED", 1, "seats that declared an opening win (起手胡)", Value.FLAG, 4, _SEAT),
+))
+"""The ``cs-v0`` channels in plane order: the layout's one declaration."""
+
+# First channel of each group (computed from ``CHANNELS``, plain ints for the hot loops).
+HAND = CHANNELS.start("HAND")
+MELDS = CHANNELS.start("MELDS")
+RIVER = CHANNELS.start("RIVER")
+SHOWN = CHANNELS.start("SHOWN")
+UNSEEN = CHANNELS.start("UNSEEN")
+KONGS = CHANNELS.start("KONGS")
+RECENT_DISCARDS = CHANNELS.start("RECENT_DISCARDS")
+DRAWN = CHANNELS.start("DRAWN")
+LOUHU = CHANNELS.start("LOUHU")
+REVEALED = CHANNELS.start("REVEALED")
+CLAIM = CHANNELS.start("CLAIM")
+DEALER = CHANNELS.start("DEALER")
+LOCKED = CHANNELS.start("LOCKED")
+ACTOR = CHANNELS.start("ACTOR")
+WALL = CHANNELS.start("WALL")
+STACKS = CHANNELS.start("STACKS")
+PHASE = CHANNELS.start("PHASE")
+DECLARED = CHANNELS.start("DECLARED")
+NUM_CHANNELS = CHANNELS.size
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
 # Planes are made as uint8 bytes with byte tables (``cnmahjong.envs.core.planes``), joined into one
@@ -260,12 +276,6 @@ class Encoder:
         ))
 
 
-WALL_SCALE = 55.0
-"""The WALL plane is ``tiles left / WALL_SCALE``; uint8 planes hold the count itself."""
-STACKS_SCALE = 28.0
-"""The STACKS plane is ``stacks left / STACKS_SCALE``; uint8 planes hold the count itself."""
-
-
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """uint8 planes (``(..., 119, 27)``, WALL and STACKS holding counts, as ``VectorEnv``
     gives them with ``obs_dtype=np.uint8``) as the float32 observation the AEC env gives,
@@ -293,41 +303,42 @@ def encode(game: ChangshaGame, seat: int) -> np.ndarray:
 # ------------------------------------------------------------------ decoding
 def decode_hand(obs: np.ndarray) -> list[int]:
     """The seat's own concealed counts (27 ints) from an observation."""
-    return obs[HAND:HAND + 4].sum(axis=0).astype(int).tolist()
+    return CHANNELS.decode(obs, "HAND")
 
 
 def decode_unseen(obs: np.ndarray) -> list[int]:
     """Copies of each kind the seat cannot see (still in the wall or other hands)."""
-    return obs[UNSEEN:UNSEEN + 4].sum(axis=0).astype(int).tolist()
+    return CHANNELS.decode(obs, "UNSEEN")
 
 
 def decode_melded(obs: np.ndarray, rel: int = 0) -> list[int]:
     """Counts of melded tiles of the relative seat ``rel`` (0 = self)."""
-    return obs[MELDS + 4 * rel:MELDS + 4 * rel + 4].sum(axis=0).astype(int).tolist()
+    return CHANNELS.decode(obs, "MELDS", rel)
 
 
 def decode_claim(obs: np.ndarray) -> list[int]:
     """Kinds offered to claim now (with repeats), or [] when none."""
-    counts = obs[CLAIM:CLAIM + 2].sum(axis=0).astype(int)
-    return [k for k in range(NUM_KINDS) for _ in range(counts[k])]
+    return repeat_kinds(CHANNELS.decode(obs, "CLAIM"))
 
 
 def decode_phase(obs: np.ndarray) -> str:
     """The phase name (one of ``game.PHASES``)."""
-    return PHASES[int(obs[PHASE:PHASE + len(PHASES), 0].argmax())]
+    return CHANNELS.decode(obs, "PHASE")
 
 
 def decode_drawn(obs: np.ndarray) -> int | None:
     """The tile the seat just drew, or None."""
-    row = obs[DRAWN]
-    return int(row.argmax()) if row.any() else None
+    return CHANNELS.decode(obs, "DRAWN")
 
 
 def decode_wall(obs: np.ndarray) -> int:
     """Tiles left in the wall."""
-    return round(float(obs[WALL, 0]) * 55)
+    return CHANNELS.decode(obs, "WALL")
 
 
 # The compiled twin of ``Encoder.planes`` (``_planes.pyx``: C loops over the game's count rows,
 # the same bytes), used where it is built; None runs the pure-Python encoder.
 _compiled_planes = getattr(accelerated("cnmahjong.envs.changsha._planes"), "planes", None)
+
+ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
+"""``cs-v0`` as one self-contained spec (a ``Ruleset`` holds its encoders as ``{spec.name: spec}``)."""

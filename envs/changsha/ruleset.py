@@ -6,15 +6,15 @@ from cnmahjong.envs.changsha import benchmarks, stats, view
 from cnmahjong.envs.changsha.actions import NUM_ACTIONS
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
 from cnmahjong.envs.changsha.heuristic import heuristic
-from cnmahjong.envs.changsha.observation import ENCODER, SHAPE, Encoder, planes_to_float
+from cnmahjong.envs.changsha.observation import ENCODING
 from cnmahjong.envs.changsha.render import render_text
 from cnmahjong.envs.changsha.rules import RuleConfig, as_config
-from cnmahjong.envs.core.ruleset import Encoding, Ruleset
+from cnmahjong.envs.core.ruleset import Ruleset
 
 CHANGSHA = Ruleset(
     name="changsha", title="Changsha", env_module="cnmahjong.envs.changsha.env",
     config_class=RuleConfig, as_config=as_config, new_hand=new_hand,
-    encodings=(Encoding(ENCODER, SHAPE, Encoder, planes_to_float),),
+    encodings=(ENCODING,),
     num_actions=NUM_ACTIONS, game=ChangshaGame, match=ChangshaMatch, render=render_text,
     hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, heuristic=heuristic,
     seat_tags=view.seat_tags, table_extras=view.table_extras, event_text=view.event_text, unit=view.unit,

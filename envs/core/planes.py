@@ -40,15 +40,6 @@ def split_public_log(batch: list[int]) -> tuple[list[tuple[int, int]], set[int]]
     return [(code & 3, (code >> 4) - 1) for code in batch if code >= 16 and code & 15 not in full], full
 
 
-def offsets(*sizes: int) -> tuple[int, ...]:
-    """First channel of each block of ``sizes`` planes, then the total: a channel table as code."""
-    out, at = [], 0
-    for n in sizes:
-        out.append(at)
-        at += n
-    return (*out, at)
-
-
 class Rows:
     """Constant rows and blocks for planes over ``num_kinds`` kinds."""
 

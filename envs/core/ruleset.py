@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cnmahjong.envs.core.channels import EncoderSpec
+
 REGISTERED: dict[str, str] = {
     "changsha": "cnmahjong.envs.changsha.ruleset:CHANGSHA",
     "hangzhou": "cnmahjong.envs.hangzhou.ruleset:HANGZHOU",
@@ -39,23 +41,6 @@ _plugins_read = ""  # the value of PLUGINS_ENV last registered
 
 
 @dataclass(frozen=True)
-class Encoding:
-    """One named observation encoder of a ruleset (checkpoints record its name)."""
-
-    name: str
-    """``"cs-v0"``: unique across every ruleset."""
-    shape: tuple[int, int]
-    """Observation planes (channels, kinds)."""
-    encoder: Callable[[], Any]
-    """A fresh incremental encoder with ``planes(game, seat) -> bytes`` (uint8 planes, the channels of
-    fractions holding the counts they are made from) and ``__call__(game, seat)`` -> float32 planes."""
-    to_float: Callable[..., Any]
-    """``to_float(uint8 planes, out=None)`` -> the float32 observation, bit for bit the AEC env's."""
-    channels: Any = None
-    """The channel table the planes follow (``cnmahjong.envs.core.channels``), where declared."""
-
-
-@dataclass(frozen=True)
 class Ruleset:
     """The pieces of one ruleset the generic layers use (the engine's own API does the rest)."""
 
@@ -69,8 +54,9 @@ class Ruleset:
     """``rules`` argument (preset name, config object or dict) -> the ruleset's config."""
     new_hand: Callable[[Any, Any], Any]
     """``(config, numpy Generator)`` -> a new game; the AEC env deals the same way."""
-    encodings: tuple[Encoding, ...]
-    """Its observation encoders; the first is the one its envs use unless told otherwise."""
+    encodings: tuple[EncoderSpec, ...]
+    """Its observation encoders (each a channel table and its encoder, ``cnmahjong.envs.core.channels``);
+    the first is the one its envs use unless told otherwise."""
     num_actions: int
     game: Any
     """The game class (``from_scenario``, ``replay``, ``_from_deal``, ``ACTIONS.describe``, ``PHASES``)."""
@@ -110,7 +96,7 @@ class Ruleset:
 
     # the default encoding's pieces, as most callers want them
     @property
-    def encoding(self) -> Encoding:
+    def encoding(self) -> EncoderSpec:
         return self.encodings[0]
 
     @property
@@ -138,7 +124,7 @@ class Ruleset:
         """The preset an env uses when ``rules`` is not given (the config's first)."""
         return self.presets[0]
 
-    def encoding_named(self, name: str) -> Encoding:
+    def encoding_named(self, name: str) -> EncoderSpec:
         for enc in self.encodings:
             if enc.name == name:
                 return enc
@@ -258,12 +244,12 @@ def ruleset_of_encoder(encoder: str) -> Ruleset:
     return get_ruleset(encoders[encoder])
 
 
-def encoding_of(encoder: str) -> Encoding:
+def encoding_of(encoder: str) -> EncoderSpec:
     """An encoder by name, whichever ruleset holds it."""
     return ruleset_of_encoder(encoder).encoding_named(encoder)
 
 
-def encoding_of_shape(shape: Sequence[int]) -> Encoding:
+def encoding_of_shape(shape: Sequence[int]) -> EncoderSpec:
     """The one encoder whose planes have this shape (a policy that sees only its observation)."""
     found = [e for rs in rulesets() for e in rs.encodings if e.shape == tuple(shape)]
     if len(found) != 1:

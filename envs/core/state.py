@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from cnmahjong.envs.core.channels import EncoderSpec
 from cnmahjong.envs.core.engine import DEALT_TILES, NUM_SEATS
 from cnmahjong.envs.core.planes import Rows
-from cnmahjong.envs.core.ruleset import Encoding, Ruleset, get_ruleset
+from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.wall import EMPTY
 
 DICE_PER_ROW = 4
@@ -38,7 +39,7 @@ DIE_FACES = 6
 class StateLayout:
     """The state planes of one ruleset (see the module docstring)."""
 
-    def __init__(self, ruleset: Ruleset, encoding: Encoding | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, encoding: EncoderSpec | None = None) -> None:
         self.ruleset = ruleset
         self.encoding = encoding = encoding or ruleset.encoding
         """Whose planes make each seat's block (the env's encoder)."""
@@ -117,7 +118,7 @@ class StateLayout:
 
 
 @cache
-def state_layout(ruleset: str | Ruleset, encoding: Encoding | None = None) -> StateLayout:
+def state_layout(ruleset: str | Ruleset, encoding: EncoderSpec | None = None) -> StateLayout:
     """The ``StateLayout`` of a ruleset (by name or object) over one of its encodings (its default
     when None)."""
     return StateLayout(get_ruleset(ruleset), encoding)

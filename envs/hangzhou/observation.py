@@ -7,29 +7,9 @@ seat's own concealed hand, and nothing that seat cannot know: another seat's
 concealed kong is counted but its tile stays hidden until it is revealed (§1),
 and no pending claim choice of another seat is shown.
 
-| channels | content |
-|---|---|
-| 0–3 | own concealed hand, thermometer: count ≥ 1, ≥ 2, ≥ 3, 4 |
-| 4–19 | melded tiles per relative seat, thermometer (4 each); others' hidden kongs left out |
-| 20–35 | discards lying in front of each relative seat, thermometer (4 each) |
-| 36–39 | kinds unseen from this seat (copies it cannot see), thermometer (4) |
-| 40–43 | visible kong kinds per relative seat (own hidden kongs included) |
-| 44–51 | hidden concealed kongs per relative seat, count ≥ 1, ≥ 2 (whole planes, 2 each) |
-| 52–75 | discards: the 6 most recent per relative seat, newest first, one-hot (6 each) |
-| 76 | own drawn tile this turn (one-hot) |
-| 77 | the indicator kind, whose other copies are the 财神 (one-hot) |
-| 78 | the kind the 白板 play (the indicator kind; empty when 白板 is the indicator) |
-| 79 | own 失碰 kinds: no PENG on them until the own next turn |
-| 80 | the tile offered to claim now (one-hot) |
-| 81–84 | dealer, relative seat (whole plane) |
-| 85–88 | seat whose tile is offered, or whose turn it is (whole plane) |
-| 89–96 | 飘 count per relative seat, ≥ 1, ≥ 2 (whole planes, 2 each) |
-| 97–100 | seats whose 飘 is pending (the others may not claim or win on a discard) |
-| 101–103 | dealer streak level 1, 2, 3 (one-hot, whole plane) |
-| 104–139 | claims between seats (承包): per relative seat a, per other seat b in order, a's claims on b ≥ 1, 2, 3 |
-| 140 | tiles left in the wall / 82 (whole plane) |
-| 141–143 | phase one-hot (discard, claim, done) |
-| 144 | own 爆头-ready before this turn's draw, or its CHI or PENG: a 财神 discard now is a 飘 (whole plane) |
+The channels are declared once, as data, in ``CHANNELS`` below (``cnmahjong.envs.core.channels``):
+the offset constants (``HAND``, ``MELDS``...), ``NUM_CHANNELS``, the README's channel table
+(``CHANNELS.markdown()``) and the ``decode_*`` helpers all follow from it.
 """
 
 from __future__ import annotations
@@ -38,7 +18,8 @@ from operator import itemgetter
 
 import numpy as np
 
-from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, offsets, split_public_log, therm4
+from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
+from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm4
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
 from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
 from cnmahjong.envs.hangzhou.patterns import WHITE
@@ -46,13 +27,67 @@ from cnmahjong.envs.hangzhou.patterns import WHITE
 ENCODER = "hz-v0"
 RECENT = 6
 
-# First channel of each block of the table above, in its order, then the channel count.
-(HAND, MELDS, RIVER, UNSEEN, KONGS, HIDDEN_KONGS, RECENT_DISCARDS, DRAWN, INDICATOR, WHITE_PLAYS, SHIPENG,
- CLAIM, DEALER, ACTOR, PIAO, PIAO_PENDING, STREAK, CLAIMS, WALL, PHASE, READY, NUM_CHANNELS) = offsets(
-    4, 16, 16, 4, 4, 8, 4 * RECENT, 1, 1, 1, 1, 1, 4, 4, 8, 4, 3, 36, 1, len(PHASES), 1)
-SHAPE = (NUM_CHANNELS, NUM_KINDS)
 WALL_SCALE = 82.0
 """The WALL plane is ``tiles left / WALL_SCALE`` (82 drawable after the deal and the indicator)."""
+
+_SEAT = "relative seat"
+CHANNELS = ChannelTable((
+    Group("HAND", 4, "own concealed hand (手牌)", Value.THERMOMETER),
+    Group("MELDS", 4, "melded tiles (副露) per relative seat; others' hidden kongs (暗杠) left out",
+          Value.THERMOMETER, 4, _SEAT),
+    Group("RIVER", 4, "discards lying in front of each relative seat (牌河)", Value.THERMOMETER, 4, _SEAT),
+    Group("UNSEEN", 4, "kinds unseen from this seat (copies it cannot see)", Value.THERMOMETER),
+    Group("KONGS", 1, "visible kong (杠) kinds per relative seat (own hidden kongs included)", Value.KINDS, 4, _SEAT),
+    Group("HIDDEN_KONGS", 2, "hidden concealed kongs (暗杠) per relative seat", Value.LEVEL, 4, _SEAT),
+    Group("RECENT_DISCARDS", RECENT, f"discards: the {RECENT} most recent per relative seat, newest first",
+          Value.ONE_HOT, 4, _SEAT),
+    Group("DRAWN", 1, "own drawn tile this turn", Value.ONE_HOT),
+    Group("INDICATOR", 1, "the indicator kind (the tile turned up), whose other copies are the 财神 (wildcards)",
+          Value.ONE_HOT),
+    Group("WHITE_PLAYS", 1, "the kind the 白板 play (the indicator kind; empty when 白板 is the indicator)",
+          Value.ONE_HOT),
+    Group("SHIPENG", 1, "own 失碰 (passed PENG) kinds: no PENG on them until the own next turn", Value.KINDS),
+    Group("CLAIM", 1, "the tile offered to claim now", Value.ONE_HOT),
+    Group("DEALER", 4, "dealer (庄家), relative seat", Value.CHOICE, labels=RELATIVE_SEATS),
+    Group("ACTOR", 4, "seat whose tile is offered, or whose turn it is, relative", Value.CHOICE,
+          labels=RELATIVE_SEATS),
+    Group("PIAO", 2, "飘 (财神 discard) count per relative seat", Value.LEVEL, 4, _SEAT),
+    Group("PIAO_PENDING", 1, "seats whose 飘 is pending (the others may not claim or win on a discard)",
+          Value.FLAG, 4, _SEAT),
+    Group("STREAK", 3, "dealer streak (连庄): 1 平庄, 2 二连庄, 3 三连庄 or more", Value.CHOICE, labels=(1, 2, 3)),
+    Group("CLAIMS", 3, "claims between seats (承包): a's claims on b, for each relative seat a and each "
+          "other seat b in turn order", Value.LEVEL, 12, "pair (a, b)"),
+    Group("WALL", 1, "tiles left in the wall (牌墙)", Value.FRACTION, scale=WALL_SCALE),
+    Group("PHASE", len(PHASES), "phase of the hand (`game.PHASES`)", Value.CHOICE, labels=PHASES),
+    Group("READY", 1, "own 爆头-ready before this turn's draw, or its CHI or PENG: a 财神 discard now is a 飘",
+          Value.FLAG),
+))
+"""The ``hz-v0`` channels in plane order: the layout's one declaration."""
+
+# First channel of each group (computed from ``CHANNELS``, plain ints for the encoder).
+HAND = CHANNELS.start("HAND")
+MELDS = CHANNELS.start("MELDS")
+RIVER = CHANNELS.start("RIVER")
+UNSEEN = CHANNELS.start("UNSEEN")
+KONGS = CHANNELS.start("KONGS")
+HIDDEN_KONGS = CHANNELS.start("HIDDEN_KONGS")
+RECENT_DISCARDS = CHANNELS.start("RECENT_DISCARDS")
+DRAWN = CHANNELS.start("DRAWN")
+INDICATOR = CHANNELS.start("INDICATOR")
+WHITE_PLAYS = CHANNELS.start("WHITE_PLAYS")
+SHIPENG = CHANNELS.start("SHIPENG")
+CLAIM = CHANNELS.start("CLAIM")
+DEALER = CHANNELS.start("DEALER")
+ACTOR = CHANNELS.start("ACTOR")
+PIAO = CHANNELS.start("PIAO")
+PIAO_PENDING = CHANNELS.start("PIAO_PENDING")
+STREAK = CHANNELS.start("STREAK")
+CLAIMS = CHANNELS.start("CLAIMS")
+WALL = CHANNELS.start("WALL")
+PHASE = CHANNELS.start("PHASE")
+READY = CHANNELS.start("READY")
+NUM_CHANNELS = CHANNELS.size
+SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
 _R = Rows(NUM_KINDS)
 _ORDER, _ROTATE = SEAT_ORDER, ROTATE
@@ -230,31 +265,33 @@ def encode(game: HangzhouGame, seat: int) -> np.ndarray:
 
 def decode_hand(obs: np.ndarray) -> list[int]:
     """The seat's own concealed counts (34 ints) from an observation."""
-    return obs[HAND:HAND + 4].sum(axis=0).astype(int).tolist()
+    return CHANNELS.decode(obs, "HAND")
 
 
 def decode_unseen(obs: np.ndarray) -> list[int]:
     """Copies of each kind the seat cannot see."""
-    return obs[UNSEEN:UNSEEN + 4].sum(axis=0).astype(int).tolist()
+    return CHANNELS.decode(obs, "UNSEEN")
 
 
 def decode_indicator(obs: np.ndarray) -> int:
-    """The indicator kind (the 财神's)."""
-    return int(obs[INDICATOR].argmax())
+    """The indicator kind (the 财神's); 0 on an empty plane, as an argmax gives."""
+    return CHANNELS.decode(obs, "INDICATOR") or 0
 
 
 def decode_melded(obs: np.ndarray, rel: int = 0) -> list[int]:
     """Visible melded counts of the relative seat ``rel`` (0 = self)."""
-    return obs[MELDS + 4 * rel:MELDS + 4 * rel + 4].sum(axis=0).astype(int).tolist()
-
+    return CHANNELS.decode(obs, "MELDS", rel)
 
 
 def decode_phase(obs: np.ndarray) -> str:
     """The phase name (one of ``game.PHASES``)."""
-    return PHASES[int(obs[PHASE:PHASE + len(PHASES), 0].argmax())]
+    return CHANNELS.decode(obs, "PHASE")
 
 
 def decode_claim(obs: np.ndarray) -> int | None:
     """The tile offered to claim now, or None."""
-    row = obs[CLAIM]
-    return int(row.argmax()) if row.any() else None
+    return CHANNELS.decode(obs, "CLAIM")
+
+
+ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
+"""``hz-v0`` as one self-contained spec (a ``Ruleset`` holds its encoders as ``{spec.name: spec}``)."""

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from cnmahjong.envs.core.channels import ChannelTable, EncoderSpec, Group, Value
 from cnmahjong.envs.core.engine import NUM_SEATS
-from cnmahjong.envs.core.ruleset import Encoding
 
 KINDS = 27
 
@@ -60,5 +60,11 @@ def to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-ENCODINGS = (Encoding("fp-v0", _Encoder.SHAPE, _Encoder, to_float),
-             Encoding("fp-v1", EncoderV1.SHAPE, EncoderV1, to_float))
+_V0 = (Group("HAND", 4, "own concealed hand (手牌)", Value.THERMOMETER),
+       Group("SEEN", 1, "kinds in any river (牌河)", Value.KINDS),
+       Group("OFFERED", 1, "the discard offered to claim", Value.KINDS))
+V0 = ChannelTable(_V0)
+V1 = ChannelTable((*_V0, Group("RIVERS", 1, "kinds in each relative seat's river", Value.KINDS, 4, "relative seat")))
+
+ENCODINGS = (EncoderSpec("fp-v0", V0, _Encoder.SHAPE, _Encoder, to_float),
+             EncoderSpec("fp-v1", V1, EncoderV1.SHAPE, EncoderV1, to_float))
