@@ -179,7 +179,7 @@ class VectorEnv:
         done_tables = []
         rows = self._rows
         ledger = self._ledger
-        paid, decided = ledger.paid, ledger.decided
+        paid, decided, defer = ledger.paid, ledger.decided, ledger.defer
         acts = acts.tolist()
         i = 0
         for t, k in self._groups:  # k rows of table t, from row i on
@@ -195,7 +195,7 @@ class VectorEnv:
                 game.play_forced()
             if game.payments != paid[t]:
                 self._credit(t, game)
-            if not all(decided[t]):  # defer_early_payments: a seat's first decision brings its held payments
+            if defer and not all(decided[t]):  # defer_early_payments: a seat's first decision brings its held payments
                 for j in range(i - k, i):
                     s = rows[j][1]
                     if not decided[t][s]:
