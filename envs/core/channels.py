@@ -163,6 +163,12 @@ class ChannelTable:
         """The first channel of group ``name`` (the encoder module's constant of that name)."""
         return self._at[name][1]
 
+    def starts(self) -> tuple[int, ...]:
+        """Every group's first channel, in table order: an encoder module unpacks its constants
+        from it in one statement (``HAND, MELDS, ... = CHANNELS.starts()``; a test checks each
+        name against ``start``)."""
+        return tuple(row[1] for row in self.layout())
+
     def slice(self, name: str, block: int | None = None) -> slice:
         """The channels of group ``name``, or of its block ``block`` only."""
         group, start = self._at[name]
