@@ -1,8 +1,9 @@
 """Policies: callables ``policy(observation, action_mask) -> action`` with an optional ``reset()``.
 
 ``make_policy(name)`` builds one from its command-line name: ``random``,
-``greedy``, ``pretrained`` (the shipped agent) or ``ckpt:path/to/model.pt``
-(a trained checkpoint; both need torch). Checkpoints are read as weights only; an
+``greedy`` (the simple baseline), ``expert`` (the stronger rule-based player),
+``pretrained`` (the ruleset's shipped agent), ``pretrained-<name>`` (a shipped agent by name)
+or ``ckpt:path/to/model.pt`` (a trained checkpoint; the last three need torch). Checkpoints are read as weights only; an
 SB3 ``.zip`` needs ``trust_pickles=True`` (it unpickles code).
 """
 
@@ -10,26 +11,47 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cnmahjong.agents.greedy import GreedyAgent
+from cnmahjong.agents.greedy import ExpertAgent, GreedyAgent, RuleAgent
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
 from cnmahjong.envs.policy import RandomAgent, reset_policy
 
-POLICY_NAMES = ("random", "greedy", "pretrained", "ckpt:PATH")
+POLICY_NAMES = ("random", "greedy", "expert", "pretrained", "pretrained-NAME", "ckpt:PATH")
 SHIPPED = Path(__file__).parent / "pretrained"
-"""The shipped agents, one per ruleset that has one: ``<ruleset>_strong.pt`` (how each was made: README)."""
-PRETRAINED = SHIPPED / f"{DEFAULT_RULESET}_strong.pt"
+"""The shipped agents: ``<name>.pt``, loaded as ``pretrained-<name>``; a ruleset's own is
+``<ruleset>.pt`` (``pretrained`` with that ruleset). Each has its config and eval JSON beside it
+(``<name>.yaml``, ``<name>.eval.json``); how each was made: README."""
+PRETRAINED = SHIPPED / f"{DEFAULT_RULESET}.pt"
 """The default ruleset's shipped agent."""
 
 
+def shipped_names() -> list[str]:
+    """The shipped agents' names (``pretrained-<name>``)."""
+    return sorted(p.stem for p in SHIPPED.glob("*.pt"))
+
+
+def shipped_path(name: str) -> Path:
+    """The file of the shipped agent ``pretrained-<name>``, refused (listing the shipped ones) when
+    there is none. Configs name shipped checkpoints this way, so they travel with the package."""
+    stem = name[len("pretrained-"):] if name.startswith("pretrained-") else None
+    if stem not in shipped_names():
+        raise ValueError(f"no shipped agent {name!r}: shipped are "
+                         f"{', '.join('pretrained-' + n for n in shipped_names())}")
+    return SHIPPED / f"{stem}.pt"
+
+
 def pretrained_path(ruleset=None) -> Path:
-    """The shipped agent of ``ruleset`` (name or ``Ruleset``; the default when None), or the default
-    ruleset's where that one has none (then refused by its encoder, naming both)."""
-    own = SHIPPED / f"{get_ruleset(ruleset or DEFAULT_RULESET).name}_strong.pt"
-    return own if own.exists() else PRETRAINED
+    """The shipped agent of ``ruleset`` (name or ``Ruleset``; the default when None)."""
+    name = get_ruleset(ruleset or DEFAULT_RULESET).name
+    path = SHIPPED / f"{name}.pt"
+    if not path.exists():
+        raise ValueError(f"the {name} ruleset has no shipped agent: shipped are "
+                         f"{', '.join('pretrained-' + n for n in shipped_names())}")
+    return path
 
 
 def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles: bool = False):
-    """A policy from its name: ``random``, ``greedy``, ``pretrained`` or ``ckpt:PATH``.
+    """A policy from its name: ``random``, ``greedy``, ``expert``, ``pretrained`` (the ruleset's
+    shipped agent), ``pretrained-<name>`` (a shipped agent by name) or ``ckpt:PATH``.
 
     ``ruleset`` (name or ``Ruleset``): the rules it is to play; a checkpoint of another ruleset
     is refused now, naming the file and both encoders. ``trust_pickles``: allow an SB3 ``.zip``
@@ -41,11 +63,12 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
         return RandomAgent(seed=seed)
     if name == "greedy":
         return GreedyAgent(ruleset=ruleset)
+    if name == "expert":
+        return ExpertAgent(ruleset=ruleset)
     if name == "pretrained":
-        path = pretrained_path(ruleset)
-        if not path.exists():
-            raise ValueError(f"the shipped agent {path} is missing from this checkout")
-        return TorchPolicyLoader(str(path), ruleset=ruleset)
+        return TorchPolicyLoader(str(pretrained_path(ruleset)), ruleset=ruleset)
+    if name.startswith("pretrained-"):
+        return TorchPolicyLoader(str(shipped_path(name)), ruleset=ruleset)
     if name.startswith("ckpt:"):
         return TorchPolicyLoader(name[len("ckpt:"):], ruleset=ruleset, trust_pickles=trust_pickles)
     raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")
@@ -59,5 +82,5 @@ def TorchPolicyLoader(path: str, deterministic: bool = True, ruleset=None,  # no
     return TorchPolicy(path, deterministic=deterministic, ruleset=ruleset, trust_pickles=trust_pickles)
 
 
-__all__ = ["GreedyAgent", "RandomAgent", "TorchPolicyLoader", "make_policy", "reset_policy", "POLICY_NAMES",
-           "PRETRAINED", "pretrained_path"]
+__all__ = ["ExpertAgent", "GreedyAgent", "POLICY_NAMES", "PRETRAINED", "RandomAgent", "RuleAgent", "SHIPPED",
+           "TorchPolicyLoader", "make_policy", "pretrained_path", "reset_policy", "shipped_names", "shipped_path"]

@@ -17,7 +17,7 @@ from cnmahjong.envs.core.ruleset import REGISTERED, preset_names, rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_DIRS = {rs.name: ROOT / "envs" / rs.name for rs in rulesets() if (ROOT / "envs" / rs.name).is_dir()}
-ENV_FACING = {"env", "observation", "heuristic", "state", "benchmarks"}
+ENV_FACING = {"env", "observation", "heuristic", "expert", "state", "benchmarks"}
 """Modules of ``envs/core`` and the ruleset packages that face an RL library (arrays, spaces):
 numpy, gymnasium and pettingzoo allowed there. Every other module is engine."""
 RL_LIBRARIES = {"gymnasium", "gym", "pettingzoo", "torch", "ray", "tianshou", "stable_baselines3", "sb3_contrib",

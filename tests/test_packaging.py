@@ -72,14 +72,15 @@ def test_configs_load_by_name_from_any_directory(tmp_path):
                   "names = sorted(shipped_configs())\n"
                   "print(names, load('selfplay_ppo')['algo'], load('configs/demo.yaml')['algo'], "
                   "load('tianshou_dqn.yaml')['algo'])", tmp_path)
-    assert out == ("['changsha_strong', 'demo', 'ppo_maskable', 'rllib_ppo', 'selfplay_ppo', 'tianshou_dqn'] "
+    assert out == ("['changsha_strong', 'changsha_v2', 'demo', 'hangzhou_strong', 'ppo_maskable', 'rllib_ppo', 'selfplay_ppo', "
+                   "'tianshou_dqn'] "
                    "selfplay_ppo selfplay_ppo tianshou_dqn")
 
 
 def test_an_unknown_config_name_lists_the_shipped_ones(tmp_path):
     from cnmahjong.training.config import ConfigError, load
 
-    with pytest.raises(ConfigError, match="does not exist; the shipped configs are changsha_strong, demo"):
+    with pytest.raises(ConfigError, match="does not exist; the shipped configs are changsha_strong, changsha_v2, demo"):
         load("selfplay_ppo_typo")
     with pytest.raises(ConfigError, match="does not exist"):
         load(tmp_path / "nope" / "selfplay_ppo.yaml")  # a path of another folder is only a path
@@ -89,8 +90,9 @@ def test_the_shipped_agent_and_its_evaluations_are_package_data():
     from importlib.resources import files
 
     folder = files("cnmahjong.agents") / "pretrained"
-    assert (folder / "changsha_strong.pt").is_file()
-    assert (folder / "eval_vs_greedy.json").is_file()
+    for name in ("changsha", "changsha-v1"):
+        assert (folder / f"{name}.pt").is_file()
+        assert (folder / f"{name}.eval.json").is_file()
 
 
 @pytest.mark.parametrize("script, module", [

@@ -10,8 +10,9 @@ them. The loop:
    that policy in one forward pass. Every hand seats a mix drawn from the pool:
    the learner at all four seats (self-play, weight ``selfplay_weight``), or
    ``learner_seats`` learner seats against ``GreedyAgent`` (``greedy_weight``),
-   uniformly random play (``random_weight``) or a frozen snapshot of the learner
-   (``snapshot_weight``).
+   ``ExpertAgent`` (``expert_weight``), uniformly random play (``random_weight``),
+   a fixed checkpoint such as a shipped agent (``opponent_checkpoints``,
+   ``checkpoint_weight``) or a frozen snapshot of the learner (``snapshot_weight``).
 2. A **transition** is one learner decision. Its reward is everything that seat
    was paid until its next decision (payments before its first decision of a
    hand go to that first decision), so every settlement reaches every seat.
@@ -23,9 +24,9 @@ them. The loop:
    entropy bonus over shuffled minibatches and sends the new weights back.
 
 Optional **imitation warm start** (``bc_decisions`` > 0): the workers first play
-greedy-vs-greedy hands recording every decision; the network is trained to
-predict the greedy action (cross-entropy on masked logits) and the return
-(value head), then PPO continues from there.
+hands of four ``bc_teacher`` players (``greedy`` or ``expert``) recording every
+decision; the network is trained to predict the teacher's action (cross-entropy
+on masked logits) and the return (value head), then PPO continues from there.
 
 Reward is the settlement divided by ``reward_scale``; no shaping.
 """
@@ -78,7 +79,7 @@ class Args:
     # -- the network
     arch: str = hp("mlp", choices=("mlp", "conv"))  # conv: 1-D convolutions over each suit's kinds
     net_arch: list[int] = hp(factory=lambda: [256, 256], check=layer_widths)
-    init_checkpoint: str | None = hp(None)  # start from a self-play .pt checkpoint
+    init_checkpoint: str | None = hp(None)  # start from a self-play .pt checkpoint (a path or pretrained-NAME)
     # -- collection
     num_workers: int = hp(2, within=AT_LEAST_1)  # rollout processes, one per core
     tables_per_worker: int = hp(64, within=AT_LEAST_1)  # VectorEnv tables per worker: rows of one forward pass
@@ -87,13 +88,17 @@ class Args:
     # -- who sits at the table: hand kinds drawn by weight
     selfplay_weight: float = hp(1.0, within=NON_NEGATIVE)  # the learner at all four seats
     greedy_weight: float = hp(0.0, within=NON_NEGATIVE)  # learner_seats learner seats against GreedyAgent
+    expert_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against ExpertAgent
     random_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against uniformly random play
     snapshot_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against a frozen snapshot of the learner
+    checkpoint_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against one of opponent_checkpoints
+    opponent_checkpoints: list[str] = hp(factory=list)  # fixed opponents: .pt paths or pretrained-NAME
     learner_seats: int = hp(1, within=Range(1, 3))
     snapshot_every_updates: int = hp(10, within=AT_LEAST_1)
     max_snapshots: int = hp(5, within=AT_LEAST_1)
     # -- imitation warm start
-    bc_decisions: int = hp(0, within=NON_NEGATIVE)  # greedy decisions to imitate first (0: none)
+    bc_decisions: int = hp(0, within=NON_NEGATIVE)  # teacher decisions to imitate first (0: none)
+    bc_teacher: str = hp("greedy", choices=("greedy", "expert"))  # the rule-based player imitated
     bc_epochs: int = hp(2, within=AT_LEAST_1)
     bc_learning_rate: float = hp(1e-3, within=POSITIVE)
     # -- PPO
@@ -110,23 +115,53 @@ class Args:
 
     def check(self) -> None:
         """Some kind of hand is played; the checkpoint to start from exists; CUDA is there if asked for."""
-        if self.selfplay_weight + self.greedy_weight + self.random_weight + self.snapshot_weight <= 0:
-            raise ConfigError("'selfplay_weight', 'greedy_weight', 'random_weight' and 'snapshot_weight' are "
-                              "all 0: at least one kind of hand must be played")
-        if self.init_checkpoint is not None and not Path(self.init_checkpoint).is_file():
-            raise ConfigError(f"bad value {self.init_checkpoint!r} for 'init_checkpoint': no such file")
-        own = [e.name for e in ruleset_of_preset(self.rules).encodings]
+        if sum(w for _, w in self.hand_kinds()) <= 0:
+            raise ConfigError(f"{', '.join(repr(k + '_weight') for k, _ in self.hand_kinds())} are all 0: "
+                              "at least one kind of hand must be played")
+        if self.init_checkpoint is not None:
+            checkpoint_file(self.init_checkpoint, "init_checkpoint")
+        for p in self.opponent_checkpoints:
+            checkpoint_file(p, "opponent_checkpoints")
+        if self.checkpoint_weight and not self.opponent_checkpoints:
+            raise ConfigError("'checkpoint_weight' is above 0 but 'opponent_checkpoints' is empty: name the files")
+        rs = ruleset_of_preset(self.rules)
+        own = [e.name for e in rs.encodings]
         if self.encoder is not None and self.encoder not in own:
             raise ConfigError(f"bad value {self.encoder!r} for 'encoder': the rules {self.rules!r} have {own}")
-        if self.encoder not in (None, own[0]) and (self.greedy_weight or self.bc_decisions):
-            raise ConfigError(f"GreedyAgent reads {own[0]!r} observations: with 'encoder' {self.encoder!r} "
-                              f"set 'greedy_weight' and 'bc_decisions' to 0")
+        if self.encoder not in (None, own[0]) and (self.greedy_weight or self.expert_weight or self.bc_decisions):
+            raise ConfigError(f"the rule-based players read {own[0]!r} observations: with 'encoder' "
+                              f"{self.encoder!r} set 'greedy_weight', 'expert_weight' and 'bc_decisions' to 0")
+        if rs.expert is None and (self.expert_weight or (self.bc_decisions and self.bc_teacher == "expert")):
+            raise ConfigError(f"the {rs.name} ruleset has no expert player: set 'expert_weight' to 0 and "
+                              f"'bc_teacher' to 'greedy'")
+
+    def hand_kinds(self) -> list[tuple[str, float]]:
+        """The kinds of hand and their weights, in ``_draw_roles``'s order."""
+        return [("selfplay", self.selfplay_weight), ("greedy", self.greedy_weight), ("expert", self.expert_weight),
+                ("random", self.random_weight), ("checkpoint", self.checkpoint_weight),
+                ("snapshot", self.snapshot_weight)]
         if self.device == "cuda" and not torch.cuda.is_available():
             raise ConfigError("'device' is 'cuda' but torch sees no CUDA device: use 'cpu' or 'auto'")
 
 
-LEARNER, GREEDY, RANDOM = 0, 1, 2  # seat roles; snapshot k plays as role 3 + k
-SNAPSHOT = 3
+def checkpoint_file(name: str, key: str) -> Path:
+    """A config's checkpoint: a file path, or ``pretrained-NAME`` (a shipped agent, found in the
+    installed package); refused with the key and what is allowed when neither."""
+    if name.startswith("pretrained-"):
+        from cnmahjong.agents import shipped_path
+
+        try:
+            return shipped_path(name)
+        except ValueError as exc:
+            raise ConfigError(f"bad value {name!r} for {key!r}: {exc}") from None
+    if not Path(name).is_file():
+        raise ConfigError(f"bad value {name!r} for {key!r}: no such file (a .pt path or pretrained-NAME)")
+    return Path(name)
+
+
+LEARNER, GREEDY, EXPERT, RANDOM = 0, 1, 2, 3  # seat roles; network k (checkpoints, then snapshots): NETS + k
+NETS = 4
+RULE_PLAYERS = {GREEDY: "greedy", EXPERT: "expert"}
 
 
 # ------------------------------------------------------------------ storage
@@ -235,15 +270,17 @@ def _policy_actions(net: ActorCritic, obs_u8: np.ndarray, mask: np.ndarray, rng:
 
 
 def _draw_roles(args: Args, rng: np.random.Generator, snapshots: int) -> np.ndarray:
-    """Seat roles of a new hand: all learner, or learner seats against greedy or a snapshot."""
-    weights = np.array([args.selfplay_weight, args.greedy_weight, args.random_weight,
-                        args.snapshot_weight if snapshots else 0.0])
+    """Seat roles of a new hand: all learner, or learner seats against one kind of opponent."""
+    weights = np.array([w for _, w in args.hand_kinds()])
+    weights[-1] *= bool(snapshots)
     if not weights.any():  # only snapshots asked for, none made yet: self-play meanwhile
         return np.zeros(4, np.int64)
-    kind = rng.choice(4, p=weights / weights.sum())
+    kind = rng.choice(len(weights), p=weights / weights.sum())
     if kind == 0:
         return np.zeros(4, np.int64)
-    opponent = (GREEDY, RANDOM, SNAPSHOT + int(rng.integers(max(snapshots, 1))))[kind - 1]
+    fixed = len(args.opponent_checkpoints)
+    opponent = (GREEDY, EXPERT, RANDOM, NETS + int(rng.integers(max(fixed, 1))),
+                NETS + fixed + int(rng.integers(max(snapshots, 1))))[kind - 1]
     roles = np.full(4, opponent, np.int64)
     roles[rng.choice(4, args.learner_seats, replace=False)] = LEARNER
     return roles
@@ -251,7 +288,7 @@ def _draw_roles(args: Args, rng: np.random.Generator, snapshots: int) -> np.ndar
 
 def _worker(conn: Any, args: Args, worker_id: int) -> None:
     torch.set_num_threads(1)
-    from cnmahjong.agents.greedy import GreedyAgent
+    from cnmahjong.agents.greedy import ExpertAgent, GreedyAgent
 
     rng = np.random.default_rng([args.seed, worker_id])
     torch.manual_seed(args.seed * 1000 + worker_id)
@@ -260,13 +297,20 @@ def _worker(conn: Any, args: Args, worker_id: int) -> None:
                      reward_scale=args.reward_scale, ruleset=rs, encoder=args.encoder, defer_early_payments=True)
     enc = venv.encoding
     net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
+    fixed = [load_actor_critic(checkpoint_file(p, "opponent_checkpoints"), "cpu") for p in args.opponent_checkpoints]
+    for f, p in zip(fixed, args.opponent_checkpoints, strict=True):
+        if f.encoder != enc.name:
+            raise ValueError(f"opponent checkpoint {p!r} reads {f.encoder!r} observations, the learner {enc.name!r}")
     snapshots: list[ActorCritic] = []
-    greedy = GreedyAgent(rs)
+    rule_players = {GREEDY: GreedyAgent(rs)}
+    if rs.expert is not None:
+        rule_players[EXPERT] = ExpertAgent(rs)
+    teacher = GREEDY if args.bc_teacher == "greedy" else EXPERT
     batch = store = mode = None  # the first command deals (``mode`` changes from None)
     roles = np.zeros((venv.num_tables, 4), np.int64)
 
     def new_roles() -> np.ndarray:
-        return np.full(4, GREEDY) if mode == "bc" else _draw_roles(args, rng, len(snapshots))
+        return np.full(4, teacher) if mode == "bc" else _draw_roles(args, rng, len(snapshots))
 
     stats: list[tuple[int, float]] = []  # per finished hand and learner seat: (opponent role, return)
     returns = np.zeros((venv.num_tables, 4), np.float32)
@@ -303,21 +347,23 @@ def _worker(conn: Any, args: Args, worker_id: int) -> None:
             rows = np.flatnonzero(row_roles == RANDOM)
             if len(rows):
                 actions[rows] = (rng.random((len(rows), rs.num_actions)) * batch.mask[rows]).argmax(axis=1)
-            for k, snap in enumerate(snapshots):
-                rows = np.flatnonzero(row_roles == SNAPSHOT + k)
+            for k, other in enumerate(fixed + snapshots):
+                rows = np.flatnonzero(row_roles == NETS + k)
                 if len(rows):
-                    actions[rows] = _policy_actions(snap, batch.obs[rows], batch.mask[rows], rng)[0]
-            rows = np.flatnonzero(row_roles == GREEDY)
-            if len(rows):
+                    actions[rows] = _policy_actions(other, batch.obs[rows], batch.mask[rows], rng)[0]
+            for role, player in rule_players.items():
+                rows = np.flatnonzero(row_roles == role)
+                if not len(rows):
+                    continue
                 floats = enc.to_float(batch.obs[rows])
-                act = np.array([greedy(o, m) for o, m in zip(floats, batch.mask[rows], strict=True)], np.int64)
+                act = np.array([player(o, m) for o, m in zip(floats, batch.mask[rows], strict=True)], np.int64)
                 actions[rows] = act
                 if mode == "bc":
                     store.add(batch.table[rows], batch.seat[rows], batch.obs[rows], batch.mask[rows], act,
                               np.zeros(len(rows), np.float32), np.zeros(len(rows), np.float32))
             decisions += len(batch)
             batch = venv.step(actions)
-            recorded = (roles == GREEDY) if mode == "bc" else (roles == LEARNER)
+            recorded = (roles == teacher) if mode == "bc" else (roles == LEARNER)
             if batch.rewards.any():
                 store.credit(batch.rewards, recorded)
                 returns += batch.rewards * recorded
@@ -440,11 +486,13 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.
     return stats
 
 
-def _summary(stats: list[tuple[int, float]], reward_scale: float) -> dict[str, float]:
-    """Mean settlement per hand of a learner seat, by opponent kind (in 片, unscaled)."""
+def _summary(stats: list[tuple[int, float]], reward_scale: float, fixed: int) -> dict[str, float]:
+    """Mean settlement per hand of a learner seat, by opponent kind (in the ruleset's unit, unscaled)."""
     out = {}
     for name, pick in (("selfplay", lambda r: r == LEARNER), ("vs_greedy", lambda r: r == GREEDY),
-                       ("vs_random", lambda r: r == RANDOM), ("vs_snapshot", lambda r: r >= SNAPSHOT)):
+                       ("vs_expert", lambda r: r == EXPERT), ("vs_random", lambda r: r == RANDOM),
+                       ("vs_checkpoint", lambda r: NETS <= r < NETS + fixed),
+                       ("vs_snapshot", lambda r: r >= NETS + fixed)):
         vals = [v for r, v in stats if pick(r)]
         if vals:
             out[f"settlement_{name}"] = float(np.mean(vals)) * reward_scale
@@ -462,7 +510,7 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
     run_dir = Path(args.run_dir)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     if args.init_checkpoint:
-        net = load_actor_critic(args.init_checkpoint, device)
+        net = load_actor_critic(checkpoint_file(args.init_checkpoint, "init_checkpoint"), device)
         net.train()
     else:
         encoder = args.encoder or ruleset_of_preset(args.rules).encoder_name
@@ -486,7 +534,8 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
                 part = workers.collect("bc", steps, None, None)
                 parts.append(part)
                 collected += len(part["act"])
-                print(f"\rimitation data: {collected:,}/{args.bc_decisions:,} greedy decisions", end="", flush=True)
+                print(f"\rimitation data: {collected:,}/{args.bc_decisions:,} {args.bc_teacher} decisions", end="",
+                      flush=True)
             data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "ret")}
             del parts
             bc_opt = torch.optim.Adam(net.parameters(), lr=args.bc_learning_rate, eps=1e-5)
@@ -515,15 +564,16 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
             record = {"phase": "ppo", "update": updates, "learner_decisions": learner_decisions,
                       "env_decisions": data["decisions"], "collect_seconds": t1 - t0, "learn_seconds": t2 - t1,
                       "decisions_per_second": (len(data["act"])) / max(t2 - t0, 1e-9),
-                      "minutes": (time.time() - start) / 60, **_summary(data["stats"], args.reward_scale),
+                      "minutes": (time.time() - start) / 60,
+                      **_summary(data["stats"], args.reward_scale, len(args.opponent_checkpoints)),
                       **stats}
             log.write(json.dumps(record) + "\n")
             log.flush()
             left = "" if deadline is None else f"  {max(0.0, deadline - time.time()) / 60:.1f} min left"
-            vs = record.get("settlement_vs_greedy")
+            vs = "".join(f"  vs {k} {record[f'settlement_vs_{k}']:+.2f}" for k in ("greedy", "expert", "checkpoint")
+                         if f"settlement_vs_{k}" in record)
             print(f"\rupdate {updates}  learner decisions {learner_decisions:,}/{args.total_timesteps:,}"
-                  f"  {record['decisions_per_second']:,.0f}/s" + (f"  vs greedy {vs:+.2f}" if vs is not None else "")
-                  + left + "   ", end="", flush=True)
+                  f"  {record['decisions_per_second']:,.0f}/s" + vs + left + "   ", end="", flush=True)
             if updates % args.snapshot_every_updates == 0:
                 snapshots = (snapshots + [cpu_weights(net)])[-args.max_snapshots:]
                 send_snapshots = True

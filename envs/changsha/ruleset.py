@@ -5,6 +5,7 @@ from __future__ import annotations
 from cnmahjong.envs.changsha import benchmarks, stats, view
 from cnmahjong.envs.changsha.actions import NUM_ACTIONS
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
+from cnmahjong.envs.changsha.expert import expert
 from cnmahjong.envs.changsha.heuristic import heuristic
 from cnmahjong.envs.changsha.observation import ENCODING
 from cnmahjong.envs.changsha.render import render_text
@@ -16,7 +17,7 @@ CHANGSHA = Ruleset(
     config_class=RuleConfig, as_config=as_config, new_hand=new_hand,
     encodings=(ENCODING,),
     num_actions=NUM_ACTIONS, game=ChangshaGame, match=ChangshaMatch, render=render_text,
-    hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, heuristic=heuristic,
+    hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, heuristic=heuristic, expert=expert,
     seat_tags=view.seat_tags, table_extras=view.table_extras, event_text=view.event_text, unit=view.unit,
     core_bench=benchmarks.core_bench, scenario_keys=("dice",),
 )

@@ -84,6 +84,10 @@ class Ruleset:
     events and marks (None: the common wording of draw, discard, meld, win and end)."""
     unit: Callable[[Any], str] = lambda config: "points"
     """A config -> the unit its settlements count in (tables, reports: Changsha 片 or points)."""
+    expert: Callable[[Any, list[int]], int] | None = None
+    """``expert(observation planes, legal actions) -> action``: the stronger rule-based player
+    (``ExpertAgent``, ``make_policy("expert")``: defence, value, the ruleset's own bets), where it
+    has one; None: it has none (``ExpertAgent`` refuses it, naming the rulesets that have)."""
     core_bench: Callable[..., Any] | None = None
     """``make bench``'s rules-core rows of this ruleset, where it has any: ``core_bench(rng, hands)``
     -> ``[(label, one_pass, target)]``, ``one_pass()`` running once over the prepared hands and
