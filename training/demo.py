@@ -2,7 +2,8 @@
 
 1. evaluates GreedyAgent against three RandomAgents in the duplicate arena;
 2. evaluates the shipped agent (``make_policy("pretrained")``) against three
-   GreedyAgents, with its 95% confidence interval;
+   GreedyAgents and three ExpertAgents, with its 95% confidence intervals, and each other
+   ruleset's shipped agent against three ExpertAgents of its ruleset;
 3. trains self-play PPO on the vector env for a few minutes from scratch
    (``configs/demo.yaml``) and draws its learning curve: mean settlement per
    hand against random and greedy players versus learner decisions;
@@ -11,7 +12,8 @@
    (``train/model.pt``) and one hand played by the shipped agent against three
    greedy players, rendered as text (``hand.txt``) and as a replay page
    (``hand.html``: step through it in any browser, the agent's top-3 actions beside its
-   decisions).
+   decisions), and one hand of each other ruleset's shipped agent against its experts
+   (``hand_<ruleset>.txt`` / ``.html``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ import json
 import time
 from pathlib import Path
 
-from cnmahjong.agents import GreedyAgent, make_policy
+from cnmahjong.agents import SHIPPED, make_policy
 from cnmahjong.agents.play import play_episode
 from cnmahjong.envs.aec import aec_env
-from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, rulesets
 from cnmahjong.envs.core.tiles import format, from_counts
 from cnmahjong.training.arena import run_arena
 from cnmahjong.training.arena.plot import plot
@@ -37,19 +39,21 @@ RULESET = get_ruleset(DEFAULT_RULESET)
 """What the demo plays (the registry's default ruleset, its default preset)."""
 
 
-def play_one_hand(policy_name: str, out: Path, seed: int = 7) -> Path:
-    """One hand: the agent in seat 0 against three greedy players, every decision logged to
+def play_one_hand(policy_name: str, out: Path, seed: int = 7, ruleset: Ruleset = RULESET,
+                  opponent: str = "greedy") -> Path:
+    """One hand: the agent in seat 0 against three ``opponent`` players, every decision logged to
     ``out`` as text, and the hand as a replay page beside it (``.html``, with the agent's top-3
     actions and their probabilities at each of its decisions). Returns the page."""
-    policy = make_policy(policy_name, ruleset=RULESET)
-    greedy = GreedyAgent(ruleset=RULESET)
-    env = aec_env(RULESET)(render_mode="ansi")
-    describe = RULESET.game.ACTIONS.describe
-    lines = [f"One hand of {RULESET.title} mahjong: {policy_name} is seat 0 (player_0), seats 1-3 are greedy.", ""]
+    policy = make_policy(policy_name, ruleset=ruleset)
+    greedy = make_policy(opponent, ruleset=ruleset)
+    env = aec_env(ruleset)(render_mode="ansi")
+    describe = ruleset.game.ACTIONS.describe
+    lines = [f"One hand of {ruleset.title} mahjong: {policy_name} is seat 0 (player_0), seats 1-3 are {opponent}.",
+             ""]
     notes: dict[int, dict] = {}
 
     def log(seat: int, obs: dict, action: int) -> None:
-        who = policy_name if seat == 0 else "greedy"
+        who = policy_name if seat == 0 else opponent
         hand = f"  hand {format(from_counts(env.game.hands[0]))}" if seat == 0 else ""  # what seat 0 holds
         lines.append(f"seat {seat} ({who}) in {env.game.phase}: {describe(action)}{hand}")
         if seat == 0 and hasattr(policy, "top_actions"):  # the act event about to be logged
@@ -95,10 +99,12 @@ def learning_curve(log_path: Path, png: Path, unit: str = "points") -> str:
     return "learning curve (" + "; ".join(summary) + ")"
 
 
-def arena(policies: list[str], deals: int, name: str, out_dir: Path, workers: int) -> tuple[str, str]:
-    """One duplicate arena of the default rules: its table (printed, returned with the unit), JSON and chart."""
-    print(f"\n== {name}: {' / '.join(policies)}, {deals} deals")
-    result = run_arena(policies, deals, RULESET.default_rules, seed=10_000, workers=workers, progress=True)
+def arena(policies: list[str], deals: int, name: str, out_dir: Path, workers: int,
+          ruleset: Ruleset = RULESET) -> tuple[str, str]:
+    """One duplicate arena of a ruleset's default rules: its table (printed, returned with the unit),
+    JSON and chart."""
+    print(f"\n== {name}: {' / '.join(policies)}, {deals} deals ({ruleset.title})")
+    result = run_arena(policies, deals, ruleset.default_rules, seed=10_000, workers=workers, progress=True)
     table = format_table(result.reports, result.deals, result.unit)
     print(table)
     write_json(result, out_dir / f"{name}.json")
@@ -110,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=None, help="training minutes (default: configs/demo.yaml)")
     parser.add_argument("--deals", type=int, default=1000, help="arena deals per evaluation")
+    parser.add_argument("--other-deals", type=int, default=300,
+                        help="arena deals of each other ruleset's shipped agent against its experts")
     parser.add_argument("--out", default="runs/demo", help="output folder")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -117,8 +125,12 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     table, unit = arena(["greedy", "random", "random", "random"], args.deals, "greedy_vs_random", out, args.workers)
-    tables = [table, arena(["pretrained", "greedy", "greedy", "greedy"], args.deals, "pretrained_vs_greedy", out,
-                           args.workers)[0]]
+    tables = [table] + [arena(["pretrained", opp, opp, opp], args.deals, f"pretrained_vs_{opp}", out,
+                              args.workers)[0] for opp in ("greedy", "expert")]
+    others = [rs for rs in rulesets() if rs is not RULESET and (SHIPPED / f"{rs.name}.pt").exists()]
+    for rs in others:  # each other ruleset's shipped agent against its experts, and one of its hands
+        tables.append(arena(["pretrained", "expert", "expert", "expert"], args.other_deals,
+                            f"pretrained_vs_expert_{rs.name}", out, args.workers, rs)[0])
 
     cfg = load("demo")
     cfg["run_dir"] = str(out / "train")
@@ -132,9 +144,12 @@ def main(argv: list[str] | None = None) -> None:
     print(tables[-1])
     (out / "results.txt").write_text("\n\n".join(tables) + "\n", encoding="utf-8")
     play_one_hand("pretrained", out / "hand.txt")
+    for rs in others:
+        play_one_hand("pretrained", out / f"hand_{rs.name}.txt", ruleset=rs, opponent="expert")
     print(f"\nDone in {(time.time() - start) / 60:.1f} minutes. Outputs in {out}/:")
-    for name in ("results.txt", "greedy_vs_random.png", "pretrained_vs_greedy.png", "learning_curve.png",
-                 "train/model.pt", "hand.txt", "hand.html"):
+    for name in ("results.txt", "greedy_vs_random.png", "pretrained_vs_greedy.png", "pretrained_vs_expert.png",
+                 "learning_curve.png", "train/model.pt", "hand.txt", "hand.html",
+                 *(f"hand_{rs.name}.html" for rs in others)):
         print(f"  {out / name}")
 
 
