@@ -53,7 +53,6 @@ READY_TURN, READY_MELD = 0.04, 0.13
 """An unlocked opponent's chance to be ready grows with his turns and his melds."""
 READY_CUT = 0.7
 """Opponents less likely ready than this are not defended against: cheap small wins do not pay for it."""
-"""Chance that a plain middle tile is one of a ready opponent's waits."""
 
 
 class _Table:
