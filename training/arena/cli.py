@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     presets = preset_names()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
-                        help="four policies: random, greedy, pretrained or ckpt:PATH")
+                        help="four policies: random, greedy, expert, pretrained, pretrained-NAME or ckpt:PATH")
     parser.add_argument("--trust-zip", action="store_true",
                         help="allow SB3 .zip checkpoints (unpickling them can run code: only your own files)")
     parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")
