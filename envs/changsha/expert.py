@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from cnmahjong.envs.changsha import actions as A
-from cnmahjong.envs.changsha.heuristic import _improving, _minus, heuristic
+from cnmahjong.envs.changsha.heuristic import heuristic, improving, minus
 from cnmahjong.envs.changsha.observation import (
     CHANNELS,
     WALL_SCALE,
@@ -188,7 +188,7 @@ def _best_discard(hand: list[int], shapes: _Shapes, table: _Table, kinds: list[i
         if std[t] != low:
             values[t] *= (1 + UKEIRE_FLOOR) / 2  # 进张 unknown: a middling width
     if len(top) > 1:
-        width = {t: _improving(_minus(hand, t), table.own_melded, shapes.n, low, table.unseen) for t in top}
+        width = {t: improving(minus(hand, t), table.own_melded, shapes.n, low, table.unseen) for t in top}
         most = max(width.values()) or 1
         for t in top:
             values[t] *= UKEIRE_FLOOR + (1 - UKEIRE_FLOOR) * width[t] / most

@@ -100,9 +100,9 @@ def _discard(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[in
     if len(tied) == 1:
         return tied[0]
     unseen = decode_unseen(obs)
-    return max(tied, key=lambda t: (_improving(_minus(hand, t), melded, n, best, unseen), t))
+    return max(tied, key=lambda t: (improving(minus(hand, t), melded, n, best, unseen), t))
 
-def _minus(hand: list[int], t: int) -> list[int]:
+def minus(hand: list[int], t: int) -> list[int]:
     out = list(hand)
     out[t] -= 1
     return out
@@ -114,7 +114,7 @@ def _plus(counts: list[int], t: int, value: int) -> list[int]:
     return out
 
 
-def _improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
+def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
     after = shanten_after_draw(hand, melded, n)
     return sum(unseen[k] for k in range(NUM_KINDS) if unseen[k] and after[k] < current)

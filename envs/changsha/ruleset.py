@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from cnmahjong.envs.changsha import benchmarks, stats, view
 from cnmahjong.envs.changsha.actions import NUM_ACTIONS
-from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
 from cnmahjong.envs.changsha.expert import expert
+from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
 from cnmahjong.envs.changsha.heuristic import heuristic
 from cnmahjong.envs.changsha.observation import ENCODING
 from cnmahjong.envs.changsha.render import render_text

@@ -18,7 +18,7 @@ from cnmahjong.envs.core import wild
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.game import LAST_DRAWABLE
-from cnmahjong.envs.hangzhou.heuristic import _after, _shanten, heuristic
+from cnmahjong.envs.hangzhou.heuristic import after_removing, heuristic, wild_shanten
 from cnmahjong.envs.hangzhou.observation import (
     CHANNELS,
     decode_claim,
@@ -112,7 +112,7 @@ def _turn(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int, ta
         if A.GANG_SELF <= a < A.HU:
             t = a - A.GANG_SELF
             concealed = hand[t] == 4
-            after = _after(hand, *([t] * (4 if concealed else 1)))
+            after = after_removing(hand, *([t] * (4 if concealed else 1)))
             if any(_ready(after, k, n + concealed)):  # 爆头 and 杠开, with the pending 飘 streak
                 return a
     drawn = CHANNELS.decode(obs, "DRAWN")
@@ -126,7 +126,7 @@ def _turn(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int, ta
     options: dict[int, float] = {}
     for t in range(NUM_KINDS):
         if hand[t] and t in legal:
-            ready = _ready(_after(hand, t), k, n)
+            ready = _ready(after_removing(hand, t), k, n)
             if any(ready):
                 is_piao = t == k and table.ready_before
                 options[t] = table.value(_wait_exponent(ready, piao + 1 if is_piao else 0), p)
@@ -164,7 +164,7 @@ def _discard(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int)
     discards = [a for a in legal if a < A.CHI_LOW and (a != k or len(legal) == 1)]
     if not discards:
         return heuristic(obs, legal)
-    scores = {t: _shanten(_after(hand, t), k, n) for t in discards}
+    scores = {t: wild_shanten(after_removing(hand, t), k, n) for t in discards}
     best = min(scores.values())
     tied = [t for t in discards if scores[t] == best]
     if any(decode_claims(obs, o, 0) == LIABILITY_CLAIMS - 1 for o in OTHERS):
@@ -172,7 +172,7 @@ def _discard(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int)
         risks = {t: _claim_risk(obs, t, unseen) for t in tied}
         tied = [t for t in tied if risks[t] == min(risks.values())]
     if hand[k] and len(tied) > 1:
-        dist = {t: _baotou_distance(_after(hand, t), k) for t in tied}
+        dist = {t: _baotou_distance(after_removing(hand, t), k) for t in tied}
         tied = [t for t in tied if dist[t] == min(dist.values())]
     keep = tied + [a for a in legal if A.GANG_SELF <= a < A.HU]
     return heuristic(obs, keep) if len(keep) > 1 else keep[0]
@@ -198,7 +198,7 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int, t
             win = best_reading_counts(won, k, n, t, False, 0, 0)
             if win is not None and 8 * 2 ** win[1] > best:
                 best, choice = 8 * 2 ** win[1], A.HU
-        if A.GANG_CLAIM in legal and any(_ready(_after(hand, t, t, t), k, n + 1)):
+        if A.GANG_CLAIM in legal and any(_ready(after_removing(hand, t, t, t), k, n + 1)):
             sure = table.income() * 2 ** (e_ready + 1)  # the replacement draw wins: 杠开 爆头
             if sure > best:
                 best, choice = sure, A.GANG_CLAIM
@@ -208,9 +208,9 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int, t
                 used = (t, t) if a == A.PENG else runs.get(a)
                 if used is None:
                     continue
-                after = _after(hand, *used)
+                after = after_removing(hand, *used)
                 if after[k] >= 2:
-                    later = _ready(_after(after, k), k, n + 1)
+                    later = _ready(after_removing(after, k), k, n + 1)
                     if any(later):
                         v = table.value(_wait_exponent(later, table.piao[0] + 1), table.survive(OTHERS))
                         if v > best:

@@ -17,12 +17,12 @@ from cnmahjong.envs.hangzhou.observation import decode_claim, decode_hand, decod
 from cnmahjong.envs.hangzhou.patterns import chi_runs, natural
 
 
-def _shanten(hand: list[int], indicator: int, melds: int) -> int:
+def wild_shanten(hand: list[int], indicator: int, melds: int) -> int:
     b, w = natural(hand, indicator)
     return wild.shanten(b, w, melds)
 
 
-def _after(hand: list[int], *removed: int) -> list[int]:
+def after_removing(hand: list[int], *removed: int) -> list[int]:
     out = list(hand)
     for t in removed:
         out[t] -= 1
@@ -31,7 +31,7 @@ def _after(hand: list[int], *removed: int) -> list[int]:
 
 def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
     """The lowest shanten any discard leaves."""
-    return min(_shanten(_after(hand, t), indicator, melds) for t in range(NUM_KINDS) if hand[t])
+    return min(wild_shanten(after_removing(hand, t), indicator, melds) for t in range(NUM_KINDS) if hand[t])
 
 
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:
@@ -45,13 +45,13 @@ def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     if phase == "claim":
         return _claim(obs, legal, hand, k, n)
     discards = [a for a in legal if a < A.CHI_LOW]
-    scores = {t: _shanten(_after(hand, t), k, n) for t in discards}
+    scores = {t: wild_shanten(after_removing(hand, t), k, n) for t in discards}
     best = min(scores.values())
     for a in legal:
         if A.GANG_SELF <= a < A.HU:  # own kong: kept when the hand is no worse without the tiles
             t = a - A.GANG_SELF
-            after = _after(hand, *([t] * (4 if hand[t] == 4 else 1)))
-            if _shanten(after, k, n + (hand[t] == 4)) <= best:
+            after = after_removing(hand, *([t] * (4 if hand[t] == 4 else 1)))
+            if wild_shanten(after, k, n + (hand[t] == 4)) <= best:
                 return a
     tied = [t for t in discards if scores[t] == best]
     if len(tied) == 1:
@@ -60,12 +60,12 @@ def heuristic(obs: np.ndarray, legal: list[int]) -> int:
 
     def improving(t: int) -> int:
         """进张: unseen copies of the kinds whose draw would lower the shanten after discarding t."""
-        rest = _after(hand, t)
+        rest = after_removing(hand, t)
         total = 0
         for u in range(NUM_KINDS):
             if unseen[u]:
                 rest[u] += 1
-                if _shanten(rest, k, n) < best:
+                if wild_shanten(rest, k, n) < best:
                     total += unseen[u]
                 rest[u] -= 1
         return total
@@ -77,8 +77,8 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int) -
     t = decode_claim(obs)
     if t is None:
         return A.PASS
-    base = _shanten(hand, k, n)
-    if A.GANG_CLAIM in legal and _shanten(_after(hand, t, t, t), k, n + 1) <= base:
+    base = wild_shanten(hand, k, n)
+    if A.GANG_CLAIM in legal and wild_shanten(after_removing(hand, t, t, t), k, n + 1) <= base:
         return A.GANG_CLAIM
     best, choice = base, A.PASS
     runs = {a: (x, y) for a, x, y in chi_runs(k)[t]}
@@ -89,7 +89,7 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int) -
             used = runs[a]
         else:
             continue
-        s = _best_discard(_after(hand, *used), k, n + 1)
+        s = _best_discard(after_removing(hand, *used), k, n + 1)
         if s < best:
             best, choice = s, a
     return choice
