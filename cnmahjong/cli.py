@@ -1,8 +1,8 @@
 """The console scripts (``pyproject.toml``'s ``[project.scripts]``), each a ``python -m`` tool:
 ``cnmahjong-train`` is ``python -m cnmahjong.training.train``, ``cnmahjong-arena``
 ``python -m cnmahjong.training.arena``, ``cnmahjong-replay`` ``python -m cnmahjong.training.viewer``,
-``cnmahjong-play`` ``python -m cnmahjong.training.server`` and ``cnmahjong-bench``
-``python -m cnmahjong.training.bench``."""
+``cnmahjong-play`` ``python -m cnmahjong.training.server``, ``cnmahjong-bench``
+``python -m cnmahjong.training.bench`` and ``cnmahjong-league`` ``python -m cnmahjong.training.league``."""
 
 from __future__ import annotations
 
@@ -39,3 +39,8 @@ def play() -> int:
 def bench() -> int:
     """``cnmahjong-bench``"""
     return _run("cnmahjong.training.bench.cli")
+
+
+def league() -> int:
+    """``cnmahjong-league --policies random greedy expert pretrained --deals 500 --json league.json``"""
+    return _run("cnmahjong.training.league.cli")

@@ -98,7 +98,7 @@ def test_the_shipped_agent_and_its_evaluations_are_package_data():
 @pytest.mark.parametrize("script, module", [
     ("cnmahjong-train", "cnmahjong.training.train"), ("cnmahjong-arena", "cnmahjong.training.arena"),
     ("cnmahjong-replay", "cnmahjong.training.viewer"), ("cnmahjong-play", "cnmahjong.training.server"),
-    ("cnmahjong-bench", "cnmahjong.training.bench"),
+    ("cnmahjong-bench", "cnmahjong.training.bench"), ("cnmahjong-league", "cnmahjong.training.league"),
 ])
 def test_console_scripts_run_the_tools(script, module, monkeypatch, capsys):
     points = {e.name: e for e in importlib.metadata.entry_points(group="console_scripts")}

@@ -1,0 +1,118 @@
+"""The league's command line: every argument and every policy checked before a deal is played.
+
+    python -m cnmahjong.training.league --rules hangzhou --policies random greedy expert --deals 500 \\
+        --json hz_league.json --png hz_league.png
+    python -m cnmahjong.training.league --league hz_league.json --policies pretrained-hangzhou
+
+A new league plays every pairing of ``--policies``. With ``--league FILE`` the file's league
+is extended: its rules, deals and seed are kept (giving others is an error), only the pairings
+of the new policies are played, and the file is written back (or to ``--json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+from pathlib import Path
+
+from cnmahjong.agents import POLICY_NAMES, make_policy
+from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
+from cnmahjong.training.arena.core import default_rules
+from cnmahjong.training.files import output_path_problem
+from cnmahjong.training.league.core import League, Pair
+from cnmahjong.training.league.report import format_league, plot_league
+
+DEALS = 500
+"""Deals per pairing when a new league names none."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    presets = preset_names()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--policies", nargs="+", required=True, metavar="POLICY",
+                        help=f"policies to rank (or add): {', '.join(POLICY_NAMES)}")
+    parser.add_argument("--league", metavar="FILE", help="an existing league JSON to extend")
+    parser.add_argument("--rules", choices=sorted(presets), default=None,
+                        help="a rule preset: " + ", ".join(f"{p} ({rs})" for p, rs in presets.items())
+                        + f" (default {default_rules()})")
+    parser.add_argument("--deals", type=int, default=None, help=f"seeded deals per pairing, x4 rotations "
+                        f"(default {DEALS})")
+    parser.add_argument("--seed", type=int, default=None, help="first deal seed (default 0)")
+    parser.add_argument("--workers", type=int, default=min(2, mp.cpu_count()), help="processes")
+    parser.add_argument("--trust-zip", action="store_true",
+                        help="allow SB3 .zip checkpoints (unpickling them can run code: only your own files)")
+    parser.add_argument("--json", help="write the league here (default: back to --league)")
+    parser.add_argument("--png", help="write the ratings and pairwise chart here")
+    return parser
+
+
+def _existing(parser: argparse.ArgumentParser, args: argparse.Namespace) -> League:
+    """The league to extend (``--league``), or a new one; a set-up that disagrees is refused."""
+    if not args.league:
+        return League(args.rules or default_rules(), DEALS if args.deals is None else args.deals,
+                      0 if args.seed is None else args.seed)
+    path = Path(args.league)
+    if not path.is_file():
+        parser.error(f"--league {args.league}: no such file")
+    where = f"--league {args.league}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:  # json.JSONDecodeError is a ValueError
+        parser.error(f"{where}: not a league JSON file ({e})")
+    try:
+        league = League.from_dict(data, where=where)
+    except ValueError as e:
+        parser.error(str(e))
+    for flag, given, kept in (("--rules", args.rules, league.rules), ("--deals", args.deals, league.deals),
+                              ("--seed", args.seed, league.seed)):
+        if given is not None and given != kept:
+            parser.error(f"{flag} {given} disagrees with {args.league}, played with {flag} {kept}: "
+                         f"a league's pairings all share its rules, deals and seed (leave {flag} out)")
+    return league
+
+
+def main(argv: list[str] | None = None) -> League:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.deals is not None and args.deals < 2:
+        parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed must be 0 or more, got {args.seed}")
+    if args.workers < 1:
+        parser.error(f"--workers must be 1 or more, got {args.workers}")
+    twice = sorted({p for p in args.policies if args.policies.count(p) > 1})
+    if twice:
+        parser.error(f"--policies names {', '.join(twice)} more than once: each policy plays the league once")
+    league = _existing(parser, args)
+    out = args.json or args.league
+    for flag, path in (("--json", out), ("--png", args.png)):
+        problem = output_path_problem(path)
+        if problem:
+            parser.error(f"{flag} {path}: {problem}")
+    ruleset = ruleset_of_preset(league.rules)
+    new = [p for p in args.policies if p not in league.policies]
+    for name in new:  # fail fast on a bad name, a missing, unreadable or foreign checkpoint
+        try:
+            make_policy(name, ruleset=ruleset, trust_pickles=args.trust_zip)
+        except ValueError as e:
+            parser.error(f"bad policy {name!r}: {e}")
+    if len([*league.policies, *new]) < 2:
+        parser.error("a league needs at least 2 policies")
+
+    def progress(pair: Pair, k: int, of: int) -> None:
+        print(f"  pairing {k}/{of}: {pair.a} vs {pair.b}: {pair.mean:+.3f} per hand per seat",
+              file=sys.stderr, flush=True)
+
+    todo = league.missing(new)
+    print(f"playing {len(todo)} pairings x {league.deals} deals ({league.rules})", file=sys.stderr)
+    league.add(new, workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress)
+    print(format_league(league))
+    if out:
+        Path(out).write_text(json.dumps(league.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
+        print(f"wrote {out}")
+    if args.png:
+        plot_league(league, args.png)
+        print(f"wrote {args.png}")
+    return league

@@ -1,0 +1,245 @@
+"""The league's core: a duplicate round-robin of several policies and a rating fitted to it.
+
+Every pair of policies (A, B) plays the same seeded deals in the duplicate arena seated
+A, B, A, B (partners opposite), each deal in all four seat rotations, so each holds every hand
+from every seat. At a zero-sum table the two A seats win what the two B seats lose, so one
+number describes the pair: ``s(A, B)``, A's mean settlement per hand per seat (and
+``s(B, A) = -s(A, B)``).
+
+The rating is the least-squares fit of ``s(A, B) = r(A) - r(B)`` with the ratings summing to
+zero; over a complete round-robin it is ``r(A) = (1/n) Σ_B s(A, B)``: what A wins per hand
+against the field's average member, in the ruleset's unit (片, points). Its 95% interval is a
+bootstrap over deals: every pair played the same deal seeds, so one resample of deal indices
+is applied to every pair at once (shared luck stays shared).
+
+A league is plain data (``League``), written as JSON (``to_dict``) and read back with every
+field checked (``League.from_dict``): adding a policy plays only its pairings with the others.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cnmahjong.envs.core.ruleset import get_ruleset, preset_names, ruleset_of_preset
+from cnmahjong.training.arena.core import NUM_SEATS, run_arena
+from cnmahjong.training.arena.stats import RATES
+
+FORMAT = "cnmahjong-league/1"
+"""The JSON's ``format``: a file of another format is refused."""
+RESAMPLES = 1000
+"""Bootstrap resamples of the rating's interval."""
+
+
+@dataclass
+class Pair:
+    """What one pairing found: A's per-deal value (its seats' mean settlement over the deal's
+    rotations) and, per policy, the sum of its hands' statistics."""
+
+    a: str
+    b: str
+    per_deal: list[float]
+    """``s(a, b)`` per deal, in deal-seed order."""
+    totals: dict[str, dict[str, float]]
+    """Per policy (``a``, ``b``): ``hands`` and the sum over its hands of each ``hand_stats`` value."""
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per policy that reports them (a bot): its protocol faults in this pairing."""
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.per_deal))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"a": self.a, "b": self.b, "mean": self.mean, "per_deal": [round(v, 6) for v in self.per_deal],
+               "totals": self.totals}
+        if self.faults:
+            out["faults"] = self.faults
+        return out
+
+
+def play_pair(a: str, b: str, deals: int, rules: str, seed: int, workers: int = 1,
+              progress: bool = False, trust_pickles: bool = False) -> Pair:
+    """A and B seated A, B, A, B over ``deals`` seat-rotated duplicate deals (``run_arena``)."""
+    result = run_arena([a, b, a, b], deals, rules, seed=seed, workers=workers, progress=progress,
+                       trust_pickles=trust_pickles)
+    per_deal = [float(np.mean([(rot["policies"][0]["settlement"] + rot["policies"][2]["settlement"]) / 2
+                               for rot in deal])) for deal in result.hands]
+    totals: dict[str, dict[str, float]] = {}
+    for name, seats in ((a, (0, 2)), (b, (1, 3))):
+        hands = [rot["policies"][p] for deal in result.hands for rot in deal for p in seats]
+        sums = {k: float(sum(h[k] for h in hands)) for k in hands[0]}
+        totals[name] = {"hands": len(hands), **sums}
+    faults = {}
+    for name, seats in ((a, (0, 2)), (b, (1, 3))):
+        counts: dict[str, int] = {}
+        for p in seats:
+            for kind, n in (getattr(result, "faults", None) or {}).get(p, {}).items():
+                counts[kind] = counts.get(kind, 0) + int(n)
+        if counts:
+            faults[name] = counts
+    return Pair(a, b, per_deal, totals, faults)
+
+
+@dataclass
+class Standing:
+    """One policy's line of the league table."""
+
+    policy: str
+    rating: float
+    ci_low: float
+    ci_high: float
+    versus: dict[str, float]
+    """``s(policy, other)`` for every other policy."""
+    rates: dict[str, float]
+    """``win_rate`` ... (the arena's common rates) and the ruleset's own ``<stat>_per_hand``."""
+    hands: int
+    faults: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"policy": self.policy, "rating": self.rating, "ci95": [self.ci_low, self.ci_high],
+               "versus": self.versus, "hands": self.hands, **self.rates}
+        if self.faults:
+            out["faults"] = self.faults
+        return out
+
+
+@dataclass
+class League:
+    """A round-robin's set-up and every pairing played (``pairs`` keyed by ``(a, b)`` in
+    ``policies`` order)."""
+
+    rules: str
+    deals: int
+    seed: int
+    policies: list[str] = field(default_factory=list)
+    pairs: dict[tuple[str, str], Pair] = field(default_factory=dict)
+
+    @property
+    def ruleset(self) -> str:
+        return ruleset_of_preset(self.rules).name
+
+    @property
+    def unit(self) -> str:
+        rs = get_ruleset(self.ruleset)
+        return rs.unit(rs.as_config(self.rules))
+
+    def missing(self, policies: Sequence[str]) -> list[tuple[str, str]]:
+        """The pairings adding ``policies`` needs (none already played, none twice)."""
+        order = list(dict.fromkeys([*self.policies, *policies]))
+        return [(a, b) for a, b in itertools.combinations(order, 2) if (a, b) not in self.pairs]
+
+    def add(self, policies: Sequence[str], workers: int = 1, trust_pickles: bool = False,
+            on_pair: Callable[[Pair, int, int], None] | None = None,
+            play: Callable[..., Pair] | None = None) -> list[Pair]:
+        """Add ``policies`` (those not yet in the league) and play only the pairings missing;
+        returns the pairs played. ``on_pair(pair, k, of)`` after each (a progress line); ``play``:
+        what plays one pairing (``play_pair``)."""
+        play = play or play_pair
+        todo = self.missing(policies)
+        played = []
+        for k, (a, b) in enumerate(todo, 1):
+            pair = play(a, b, self.deals, self.rules, self.seed, workers=workers, trust_pickles=trust_pickles)
+            self.pairs[(a, b)] = pair
+            played.append(pair)
+            if on_pair:
+                on_pair(pair, k, len(todo))
+        self.policies = list(dict.fromkeys([*self.policies, *policies]))
+        return played
+
+    def s(self, a: str, b: str) -> float:
+        """A's mean per hand per seat against B."""
+        return self.pairs[(a, b)].mean if (a, b) in self.pairs else -self.pairs[(b, a)].mean
+
+    def standings(self, resamples: int = RESAMPLES) -> list[Standing]:
+        """The table, best rating first."""
+        names = self.policies
+        n = len(names)
+        if n < 2:
+            return []
+        index = {p: i for i, p in enumerate(names)}
+        pairs = list(self.pairs.values())
+        values = np.array([p.per_deal for p in pairs])  # (pairs, deals)
+        sign = np.zeros((n, len(pairs)))
+        for j, p in enumerate(pairs):
+            sign[index[p.a], j], sign[index[p.b], j] = 1.0, -1.0
+
+        def ratings(means: np.ndarray) -> np.ndarray:  # r = (1/n) Σ_B s(A, B)
+            return sign @ means / n
+
+        rating = ratings(values.mean(axis=1))
+        rng = np.random.default_rng(self.seed)
+        boot = np.stack([ratings(values[:, rng.integers(0, values.shape[1], values.shape[1])].mean(axis=1))
+                         for _ in range(resamples)])
+        low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+        rows = []
+        for i, name in enumerate(names):
+            totals = [p.totals[name] for p in pairs if name in (p.a, p.b)]
+            hands = int(sum(t["hands"] for t in totals))
+            stats = [k for k in totals[0] if k not in ("hands", "settlement")]
+            rates = {(f"{k}_rate" if k in RATES else f"{k}_per_hand"): sum(t[k] for t in totals) / hands
+                     for k in stats}
+            faults: dict[str, int] = {}
+            for p in pairs:
+                for kind, c in p.faults.get(name, {}).items():
+                    faults[kind] = faults.get(kind, 0) + c
+            rows.append(Standing(name, float(rating[i]), float(low[i]), float(high[i]),
+                                 {o: self.s(name, o) for o in names if o != name}, rates, hands, faults))
+        return sorted(rows, key=lambda r: -r.rating)
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "ruleset": self.ruleset, "rules": self.rules, "unit": self.unit,
+                "deals": self.deals, "seed": self.seed, "policies": list(self.policies),
+                "table": [r.to_dict() for r in self.standings()],
+                "pairs": [p.to_dict() for p in self.pairs.values()]}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "the league file") -> League:
+        """A league read back from its JSON, every field checked (the file is untrusted): a
+        problem raises ``ValueError`` naming the field and what is allowed."""
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise ValueError(f"{where}: {what}")
+
+        need(isinstance(data, dict), f"expected a JSON object, got {type(data).__name__}")
+        need(data.get("format") == FORMAT, f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
+        rules, deals, seed = data.get("rules"), data.get("deals"), data.get("seed")
+        need(rules in preset_names(), f"'rules' {rules!r} is not a preset: allowed {', '.join(sorted(preset_names()))}")
+        need(isinstance(deals, int) and not isinstance(deals, bool) and deals >= 2,
+             f"'deals' must be an integer of at least 2, got {deals!r}")
+        need(isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0,
+             f"'seed' must be a non-negative integer, got {seed!r}")
+        policies = data.get("policies")
+        need(isinstance(policies, list) and all(isinstance(p, str) and p for p in policies)
+             and len(set(policies)) == len(policies), "'policies' must be a list of distinct policy names")
+        league = cls(rules, deals, seed, list(policies))
+        raw = data.get("pairs")
+        need(isinstance(raw, list), "'pairs' must be a list")
+        for k, p in enumerate(raw):
+            at = f"pairs[{k}]"
+            need(isinstance(p, dict), f"{at} must be an object")
+            a, b, per_deal, totals = p.get("a"), p.get("b"), p.get("per_deal"), p.get("totals")
+            need(a in policies and b in policies and a != b and policies.index(a) < policies.index(b),
+                 f"{at}: 'a' and 'b' must be two policies of 'policies', in its order, got {a!r}, {b!r}")
+            need((a, b) not in league.pairs, f"{at}: the pair {a} / {b} appears twice")
+            need(isinstance(per_deal, list) and len(per_deal) == deals
+                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) for v in per_deal),
+                 f"{at}: 'per_deal' must hold {deals} finite numbers (one per deal)")
+            need(isinstance(totals, dict) and set(totals) == {a, b}
+                 and all(isinstance(t, dict) and isinstance(t.get("hands"), int) and t["hands"] == 2 * NUM_SEATS * deals
+                         and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in t.values())
+                         for t in totals.values()),
+                 f"{at}: 'totals' must give, for {a} and {b}, 'hands' = {2 * NUM_SEATS * deals} and numeric sums")
+            need(set(totals[a]) == set(totals[b]), f"{at}: 'totals' of {a} and {b} name different statistics")
+            faults = p.get("faults", {})
+            need(isinstance(faults, dict) and all(
+                k in (a, b) and isinstance(v, dict) and all(isinstance(c, int) for c in v.values())
+                for k, v in faults.items()), f"{at}: 'faults' must map {a} / {b} to counts")
+            league.pairs[(a, b)] = Pair(a, b, [float(v) for v in per_deal], totals, faults)
+        missing = [f"{a} / {b}" for a, b in itertools.combinations(policies, 2) if (a, b) not in league.pairs]
+        need(not missing, f"pairings missing: {', '.join(missing)} (a league file holds every pairing)")
+        return league
