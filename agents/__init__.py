@@ -3,8 +3,9 @@
 ``make_policy(name)`` builds one from its command-line name: ``random``,
 ``greedy`` (the simple baseline), ``expert`` (the stronger rule-based player),
 ``pretrained`` (the ruleset's shipped agent), ``pretrained-<name>`` (a shipped agent by name)
-or ``ckpt:path/to/model.pt`` (a trained checkpoint; the last three need torch). Checkpoints are read as weights only; an
-SB3 ``.zip`` needs ``trust_pickles=True`` (it unpickles code).
+``ckpt:path/to/model.pt`` (a trained checkpoint; the last three need torch) or ``bot:CMD`` (an
+outside program speaking the JSON-lines protocol of ``cnmahjong.agents.bot``). Checkpoints are read
+as weights only; an SB3 ``.zip`` needs ``trust_pickles=True`` (it unpickles code).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from cnmahjong.agents.greedy import ExpertAgent, GreedyAgent, RuleAgent
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
 from cnmahjong.envs.policy import RandomAgent, reset_policy
 
-POLICY_NAMES = ("random", "greedy", "expert", "pretrained", "pretrained-NAME", "ckpt:PATH")
+POLICY_NAMES = ("random", "greedy", "expert", "pretrained", "pretrained-NAME", "ckpt:PATH", "bot:CMD")
 SHIPPED = Path(__file__).parent / "pretrained"
 """The shipped agents: ``<name>.pt``, loaded as ``pretrained-<name>``; a ruleset's own is
 ``<ruleset>.pt`` (``pretrained`` with that ruleset). Each has its config and eval JSON beside it
@@ -24,9 +25,20 @@ PRETRAINED = SHIPPED / f"{DEFAULT_RULESET}.pt"
 """The default ruleset's shipped agent."""
 
 
-def shipped_names() -> list[str]:
-    """The shipped agents' names (``pretrained-<name>``)."""
-    return sorted(p.stem for p in SHIPPED.glob("*.pt"))
+def shipped_names(ruleset=None) -> list[str]:
+    """The shipped agents' names (``pretrained-<name>``); with ``ruleset``, only those that play
+    it (their checkpoint's encoder is one of the ruleset's: loaded and checked, needs torch)."""
+    names = sorted(p.stem for p in SHIPPED.glob("*.pt"))
+    if ruleset is None:
+        return names
+    plays = []
+    for name in names:
+        try:
+            TorchPolicyLoader(str(SHIPPED / f"{name}.pt"), ruleset=ruleset)
+        except ValueError:
+            continue
+        plays.append(name)
+    return plays
 
 
 def shipped_path(name: str) -> Path:
@@ -51,7 +63,8 @@ def pretrained_path(ruleset=None) -> Path:
 
 def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles: bool = False):
     """A policy from its name: ``random``, ``greedy``, ``expert``, ``pretrained`` (the ruleset's
-    shipped agent), ``pretrained-<name>`` (a shipped agent by name) or ``ckpt:PATH``.
+    shipped agent), ``pretrained-<name>`` (a shipped agent by name), ``ckpt:PATH`` or ``bot:CMD``
+    (a program playing over stdin/stdout, ``cnmahjong.agents.bot``; ``greedy`` plays its failed decisions).
 
     ``ruleset`` (name or ``Ruleset``): the rules it is to play; a checkpoint of another ruleset
     is refused now, naming the file and both encoders. ``trust_pickles``: allow an SB3 ``.zip``
@@ -71,6 +84,10 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
         return TorchPolicyLoader(str(shipped_path(name)), ruleset=ruleset)
     if name.startswith("ckpt:"):
         return TorchPolicyLoader(name[len("ckpt:"):], ruleset=ruleset, trust_pickles=trust_pickles)
+    if name.startswith("bot:"):
+        from cnmahjong.agents.bot import BotPolicy
+
+        return BotPolicy(name[len("bot:"):], ruleset=ruleset, seed=seed)
     raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")
 
 

@@ -1,6 +1,7 @@
 """``make demo``: the main job, in under 15 minutes on 2 cores.
 
-1. evaluates GreedyAgent against three RandomAgents in the duplicate arena;
+1. plays a short league (duplicate round-robin) of the ruleset's shipped policies: random,
+   greedy, expert and every shipped agent of the ruleset, with each one's rating and interval;
 2. evaluates the shipped agent (``make_policy("pretrained")``) against three
    GreedyAgents and three ExpertAgents, with its 95% confidence intervals, and each other
    ruleset's shipped agent against three ExpertAgents of its ruleset;
@@ -23,7 +24,7 @@ import json
 import time
 from pathlib import Path
 
-from cnmahjong.agents import SHIPPED, make_policy
+from cnmahjong.agents import SHIPPED, make_policy, shipped_names
 from cnmahjong.agents.play import play_episode
 from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, rulesets
@@ -33,6 +34,7 @@ from cnmahjong.training.arena.plot import plot
 from cnmahjong.training.arena.save import write_json
 from cnmahjong.training.arena.table import format_table
 from cnmahjong.training.config import load
+from cnmahjong.training.league import League, format_league, plot_league
 from cnmahjong.training.viewer.replay import write_replay
 
 RULESET = get_ruleset(DEFAULT_RULESET)
@@ -112,10 +114,27 @@ def arena(policies: list[str], deals: int, name: str, out_dir: Path, workers: in
     return table, result.unit
 
 
+def league(deals: int, out_dir: Path, workers: int, ruleset: Ruleset = RULESET) -> str:
+    """The league of a ruleset's shipped policies (random, greedy, expert, its shipped agents):
+    its table (printed and returned), JSON and chart."""
+    policies = ["random", "greedy", *(["expert"] if ruleset.expert else []),
+                *(f"pretrained-{n}" for n in shipped_names(ruleset))]
+    print(f"\n== league: {' / '.join(policies)}, {deals} deals per pairing ({ruleset.title})")
+    lg = League(ruleset.default_rules, deals, seed=10_000)
+    lg.add(policies, workers=workers, on_pair=lambda p, k, of: print(f"  pairing {k}/{of}: {p.a} vs {p.b} "
+                                                                      f"{p.mean:+.2f}", flush=True))
+    table = format_league(lg)
+    print(table)
+    (out_dir / "league.json").write_text(json.dumps(lg.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
+    plot_league(lg, str(out_dir / "league.png"))
+    return table
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--minutes", type=float, default=None, help="training minutes (default: configs/demo.yaml)")
     parser.add_argument("--deals", type=int, default=1000, help="arena deals per evaluation")
+    parser.add_argument("--league-deals", type=int, default=100, help="deals per pairing of the league")
     parser.add_argument("--other-deals", type=int, default=300,
                         help="arena deals of each other ruleset's shipped agent against its experts")
     parser.add_argument("--out", default="runs/demo", help="output folder")
@@ -124,9 +143,11 @@ def main(argv: list[str] | None = None) -> None:
     start = time.time()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    table, unit = arena(["greedy", "random", "random", "random"], args.deals, "greedy_vs_random", out, args.workers)
-    tables = [table] + [arena(["pretrained", opp, opp, opp], args.deals, f"pretrained_vs_{opp}", out,
-                              args.workers)[0] for opp in ("greedy", "expert")]
+    tables = [league(args.league_deals, out, args.workers)]
+    results = [arena(["pretrained", opp, opp, opp], args.deals, f"pretrained_vs_{opp}", out, args.workers)
+               for opp in ("greedy", "expert")]
+    tables += [table for table, _ in results]
+    unit = results[0][1]
     others = [rs for rs in rulesets() if rs is not RULESET and (SHIPPED / f"{rs.name}.pt").exists()]
     for rs in others:  # each other ruleset's shipped agent against its experts, and one of its hands
         tables.append(arena(["pretrained", "expert", "expert", "expert"], args.other_deals,
@@ -147,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     for rs in others:
         play_one_hand("pretrained", out / f"hand_{rs.name}.txt", ruleset=rs, opponent="expert")
     print(f"\nDone in {(time.time() - start) / 60:.1f} minutes. Outputs in {out}/:")
-    for name in ("results.txt", "greedy_vs_random.png", "pretrained_vs_greedy.png", "pretrained_vs_expert.png",
+    for name in ("results.txt", "league.png", "pretrained_vs_greedy.png", "pretrained_vs_expert.png",
                  "learning_curve.png", "train/model.pt", "hand.txt", "hand.html",
                  *(f"hand_{rs.name}.html" for rs in others)):
         print(f"  {out / name}")

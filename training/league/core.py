@@ -76,8 +76,8 @@ def play_pair(a: str, b: str, deals: int, rules: str, seed: int, workers: int = 
     faults = {}
     for name, seats in ((a, (0, 2)), (b, (1, 3))):
         counts: dict[str, int] = {}
-        for p in seats:
-            for kind, n in (getattr(result, "faults", None) or {}).get(p, {}).items():
+        for p in seats:  # the arena's faults: per seating position, a bot's counts by kind
+            for kind, n in result.faults[p].items():
                 counts[kind] = counts.get(kind, 0) + int(n)
         if counts:
             faults[name] = counts

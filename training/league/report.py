@@ -72,8 +72,8 @@ def plot_league(league: League, path: str) -> None:
     matrix = [[0.0 if a == b else league.s(a, b) for b in names] for a in names]
     bound = max(1e-9, max(abs(v) for row in matrix for v in row))
     image = right.imshow(matrix, cmap="RdYlGn", vmin=-bound, vmax=bound)
-    right.set_xticks(range(len(names)), [n[-12:] for n in names], rotation=30, ha="right")
-    right.set_yticks(range(len(names)), [n[-12:] for n in names])
+    right.set_xticks(range(len(names)), [n[-24:] for n in names], rotation=30, ha="right", fontsize=8)
+    right.set_yticks(range(len(names)), [n[-24:] for n in names], fontsize=8)
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
             if i != j:
