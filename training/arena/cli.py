@@ -18,7 +18,7 @@ import argparse
 import multiprocessing as mp
 from pathlib import Path
 
-from cnmahjong.agents import make_policy
+from cnmahjong.agents import POLICY_NAMES, make_policy
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import ArenaResult, default_rules, run_arena
 from cnmahjong.training.arena.plot import plot
@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     presets = preset_names()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
-                        help="four policies: random, greedy, expert, pretrained, pretrained-NAME or ckpt:PATH")
+                        help="four policies: " + ", ".join(POLICY_NAMES))
     parser.add_argument("--trust-zip", action="store_true",
                         help="allow SB3 .zip checkpoints (unpickling them can run code: only your own files)")
     parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")

@@ -1,7 +1,8 @@
 """The arena's core: seat-rotated duplicate deals, played in batches, as per-hand records and
 per-policy reports. No argparse, no printing beyond an optional progress line, no files: the
 table (``table``), the chart (``plot``), the JSON and saved hands (``save``) and the command
-line (``cli``) are layers over ``run_arena``.
+line (``cli``) are layers over ``run_arena``. A policy that counts faults (a bot, ``faults()``)
+has its counts summed over the worker processes into its report.
 
 Each seeded deal is played once per seating rotation (4 rotations), so every policy holds
 every hand from every seat and the luck of the deal cancels out. Any registered ruleset plays:
@@ -71,6 +72,10 @@ def _annotations(events: list[dict[str, Any]], tops: dict[int, list]) -> dict[st
     return notes
 
 
+Faults = dict[str, int]
+"""A policy's fault counts (``faults()``, as ``cnmahjong.agents.bot`` keeps them); empty for one that keeps none."""
+
+
 def play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: int = TABLES,
                policy_seed: int = 0, ruleset: str | Ruleset | None = None, keep: Sequence[int] = (),
                trust_pickles: bool = False) -> list[list[HandRecord]]:
@@ -79,6 +84,13 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: i
     deals after ``reset(seed=s)``. Policy ``p`` sits at seat ``(p + rotation) % 4``. The records
     of the deals in ``keep`` also hold the hand itself (``saved``). ``ruleset``: by default the
     one ``rules`` belongs to."""
+    return _play_deals(names, seeds, rules, tables, policy_seed, ruleset, keep, trust_pickles)[0]
+
+
+def _play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: int = TABLES,
+                policy_seed: int = 0, ruleset: str | Ruleset | None = None, keep: Sequence[int] = (),
+                trust_pickles: bool = False) -> tuple[list[list[HandRecord]], list[Faults]]:
+    """``play_deals``, and each policy's fault counts (``_faults_of``)."""
     rs = ruleset_of_rules(rules) if ruleset is None else get_ruleset(ruleset)
     config = rs.as_config(rules)
     keep = set(keep)
@@ -130,7 +142,17 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: i
                                    "seats": [names[(s - rot) % NUM_SEATS] for s in range(NUM_SEATS)]}
             out[i][rot] = record
             tops.pop(t, None)
-    return out  # type: ignore[return-value]
+    return out, _faults_of(policies)  # type: ignore[return-value]
+
+
+def _faults_of(policies: Sequence[Any]) -> list[Faults]:
+    """Each policy's fault counts (``faults()``; empty for one that keeps none), and each one with a
+    ``close()`` closed (a bot's process ends)."""
+    faults = [dict(p.faults()) if hasattr(p, "faults") else {} for p in policies]
+    for p in policies:
+        if hasattr(p, "close"):
+            p.close()
+    return faults
 
 
 _WORKER: dict[str, Any] = {}
@@ -142,11 +164,11 @@ def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, rules
                    trust_pickles=trust_pickles)
 
 
-def _play_chunk(chunk: tuple[int, list[int]]) -> list[list[HandRecord]]:
+def _play_chunk(chunk: tuple[int, list[int]]) -> tuple[list[list[HandRecord]], list[Faults]]:
     index, seeds = chunk
     w = _WORKER
-    return play_deals(w["names"], seeds, w["rules"], w["tables"], policy_seed=1000 * index, ruleset=w["ruleset"],
-                      keep=w["keep"], trust_pickles=w["trust_pickles"])
+    return _play_deals(w["names"], seeds, w["rules"], w["tables"], policy_seed=1000 * index, ruleset=w["ruleset"],
+                       keep=w["keep"], trust_pickles=w["trust_pickles"])
 
 
 def _print_progress(done: int, total: int, seconds: float) -> None:
@@ -161,6 +183,13 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
     """Play ``deals`` deals (seeds ``seed .. seed+deals-1``), every rotation; records in deal order.
     Deals are split into chunks played by ``workers`` processes, each batching ``tables`` hands.
     ``progress``: True for a line on stderr, or ``progress(done, total, seconds)``."""
+    return _run_deals(names, deals, rules, seed, workers, progress, tables, keep, trust_pickles)[0]
+
+
+def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, workers: int = 1,
+               progress: bool | Callable[[int, int, float], None] = True, tables: int = TABLES,
+               keep: Sequence[int] = (), trust_pickles: bool = False) -> tuple[list[list[HandRecord]], list[Faults]]:
+    """``run_deals``, and each policy's fault counts summed over the chunks."""
     if len(names) != NUM_SEATS:
         raise ValueError(f"the arena seats exactly 4 policies, got {len(names)}: {list(names)}")
     rs = ruleset_of_rules(rules)
@@ -178,10 +207,14 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
     else:
         iterator = map(_play_chunk, chunks)
     results: list[list[HandRecord]] = []
+    faults: list[Faults] = [{} for _ in names]
     start = time.time()
     try:
-        for part in iterator:
+        for part, counts in iterator:
             results.extend(part)
+            for total, more in zip(faults, counts, strict=True):
+                for kind, n in more.items():
+                    total[kind] = total.get(kind, 0) + n
             if report:
                 report(len(results), deals, time.time() - start)
     finally:
@@ -190,7 +223,7 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
             pool.join()
     if report is _print_progress:
         print(file=sys.stderr)
-    return results
+    return results, faults
 
 
 # ------------------------------------------------------------------ the result
@@ -207,7 +240,12 @@ class ArenaResult:
     hands: list[list[HandRecord]] = field(repr=False)
     """Per deal, per rotation (``play_deals``)."""
     reports: list[PolicyReport]
-    """Per policy, in seating order (``stats.summarise``)."""
+    """Per policy, in seating order (``stats.summarise``), with its fault counts."""
+
+    @property
+    def faults(self) -> list[Faults]:
+        """Per policy, its fault counts (``PolicyReport.faults``: empty for a policy that keeps none)."""
+        return [r.faults for r in self.reports]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report (the records left out: ``save.save_hands`` writes the kept hands)."""
@@ -224,10 +262,12 @@ def run_arena(names: Sequence[str], deals: int, rules: Any = None, seed: int = 0
     rules = default_rules() if rules is None else rules
     rs = ruleset_of_rules(rules)
     config = rs.as_config(rules)
-    hands = run_deals(names, deals, config, seed=seed, workers=workers, progress=progress, tables=tables,
-                      keep=keep, trust_pickles=trust_pickles)
-    return ArenaResult(list(names), deals, seed, rs.name, config.to_dict(), unit_of(rs, config), hands,
-                       summarise(names, hands))
+    hands, faults = _run_deals(names, deals, config, seed=seed, workers=workers, progress=progress, tables=tables,
+                               keep=keep, trust_pickles=trust_pickles)
+    reports = summarise(names, hands)
+    for report, counts in zip(reports, faults, strict=True):
+        report.faults = counts
+    return ArenaResult(list(names), deals, seed, rs.name, config.to_dict(), unit_of(rs, config), hands, reports)
 
 
 def evaluate(names: Sequence[str], deals: int, rules: Any = None, seed: int = 0, workers: int = 1,

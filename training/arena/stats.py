@@ -4,7 +4,7 @@ confidence interval over deals, and its rates per hand."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -23,10 +23,14 @@ class PolicyReport:
     ci_low: float
     ci_high: float
     rates: dict[str, float]
+    faults: dict[str, int] = field(default_factory=dict)
+    """A bot's fault counts (``cnmahjong.agents.bot``: decisions its fallback played, by kind); empty
+    for a policy that keeps none."""
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"faults": dict(self.faults)} if self.faults else {}
         return {"name": self.name, "mean_settlement": self.mean, "ci95": [self.ci_low, self.ci_high],
-                **self.rates}
+                **self.rates, **extra}
 
 
 def bootstrap_ci(values: np.ndarray, resamples: int = 2000, seed: int = 0) -> tuple[float, float]:

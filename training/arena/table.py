@@ -9,7 +9,7 @@ from cnmahjong.training.arena.stats import PolicyReport
 
 def format_table(reports: Sequence[PolicyReport], deals: int, unit: str) -> str:
     """Mean per hand, its 95% interval, the common rates, then the ruleset's own counts per hand
-    (one column each, headed by its name)."""
+    (one column each, headed by its name); under the table a line per policy with fault counts (a bot)."""
     extra = [k[:-len("_per_hand")] for k in reports[0].rates if k.endswith("_per_hand")]
     widths = [max(7, len(k) + 1) for k in extra]
     head = (f"{'policy':<28}{'mean/hand':>10}{'95% CI':>20}{'win':>7}{'self':>7}{'deal-in':>8}{'big':>7}"
@@ -21,4 +21,15 @@ def format_table(reports: Sequence[PolicyReport], deals: int, unit: str) -> str:
             f"{r.name[-28:]:<28}{r.mean:>+10.2f}{ci:>20}{r.rates['win_rate']:>7.1%}"
             f"{r.rates['self_draw_rate']:>7.1%}{r.rates['deal_in_rate']:>8.1%}{r.rates['big_win_rate']:>7.1%}"
             + "".join(f"{r.rates[k + '_per_hand']:>{w}.2f}" for k, w in zip(extra, widths, strict=True)))
+    lines += [fault_line(r) for r in reports if r.faults]
     return "\n".join(lines)
+
+
+def fault_line(report: PolicyReport) -> str:
+    """``faults of NAME: 3 of 1200 decisions played by the fallback (timeout 2, illegal 1), 1 restart``."""
+    counts = report.faults
+    kinds = {k: n for k, n in counts.items() if k not in ("decisions", "restarts") and n}
+    detail = f" ({', '.join(f'{k} {n}' for k, n in kinds.items())})" if kinds else ""
+    restarts = counts.get("restarts", 0)
+    return (f"faults of {report.name}: {sum(kinds.values())} of {counts.get('decisions', 0)} decisions played by "
+            f"the fallback{detail}, {restarts} restart{'' if restarts == 1 else 's'}")
