@@ -90,7 +90,7 @@ def test_the_shipped_agent_and_its_evaluations_are_package_data():
     from importlib.resources import files
 
     folder = files("cnmahjong.agents") / "pretrained"
-    for name in ("changsha", "changsha-v1"):
+    for name in ("changsha", "hangzhou"):
         assert (folder / f"{name}.pt").is_file()
         assert (folder / f"{name}.eval.json").is_file()
 

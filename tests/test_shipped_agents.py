@@ -81,10 +81,10 @@ def test_a_shipped_agent_refuses_the_other_rulesets_planes(ruleset):
 def test_unknown_shipped_names_are_refused_listing_the_shipped_ones():
     with pytest.raises(ValueError, match="no shipped agent 'pretrained-sichuan': shipped are pretrained-changsha"):
         make_policy("pretrained-sichuan")
-    assert {"changsha", "changsha-v1", "hangzhou"} <= set(shipped_names())
+    assert {"changsha", "hangzhou"} <= set(shipped_names())
 
 
-@pytest.mark.parametrize("name", ["changsha", "changsha-v1", "hangzhou"])
+@pytest.mark.parametrize("name", ["changsha", "hangzhou"])
 def test_each_shipped_agent_carries_its_evaluation(name):
     """Each eval JSON holds ≥ 2,000 duplicate deals per opponent, the candidate first, with CIs."""
     report = json.loads((SHIPPED / f"{name}.eval.json").read_text(encoding="utf-8"))
