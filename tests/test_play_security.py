@@ -442,7 +442,7 @@ def test_an_opponent_that_cannot_play_the_rules_stops_the_start(monkeypatch, cap
 
 def test_a_checkpoint_of_other_rules_is_refused_at_the_start():
     with pytest.raises(ValueError, match="hz-v0"):
-        Table(["greedy", "pretrained", "greedy"], "hangzhou")
+        Table(["greedy", "pretrained-changsha", "greedy"], "hangzhou")
 
 
 # -- 5. the command line ------------------------------------------------------------------------

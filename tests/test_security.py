@@ -195,7 +195,7 @@ def test_a_policy_with_no_legal_logit_raises_instead_of_guessing(tmp_path):
 
 
 @pytest.mark.parametrize("load", [
-    lambda: make_policy("pretrained", ruleset="hangzhou"),
+    lambda: make_policy("pretrained-changsha", ruleset="hangzhou"),
     lambda: TorchPolicy(PRETRAINED, ruleset="hangzhou"),
 ], ids=["make_policy", "TorchPolicy"])
 def test_a_checkpoint_of_the_other_ruleset_is_refused(load):
@@ -208,7 +208,7 @@ def test_a_checkpoint_of_the_other_ruleset_is_refused(load):
 def test_the_arena_refuses_the_other_rulesets_checkpoint_before_any_deal(tmp_path, capsys):
     out = tmp_path / "report.json"
     with pytest.raises(SystemExit):
-        evaluate_main(["--policies", "pretrained", "greedy", "greedy", "greedy", "--rules", "hangzhou",
+        evaluate_main(["--policies", "pretrained-changsha", "greedy", "greedy", "greedy", "--rules", "hangzhou",
                        "--deals", "2", "--workers", "1", "--json", str(out)])
     err = capsys.readouterr().err
     assert str(PRETRAINED) in err and "'cs-v0'" in err and "'hz-v0'" in err
