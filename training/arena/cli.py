@@ -24,7 +24,7 @@ from cnmahjong.training.arena.core import ArenaResult, default_rules, run_arena
 from cnmahjong.training.arena.plot import plot
 from cnmahjong.training.arena.save import save_hands, write_json
 from cnmahjong.training.arena.table import format_table
-from cnmahjong.training.files import output_path_problem
+from cnmahjong.training.files import count_problem, output_path_problem
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,12 +72,9 @@ def main(argv: list[str] | None = None) -> ArenaResult:
     """Check every argument (and load every policy) before a deal is played, then play and write."""
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.deals < 2:
-        parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
-    if args.seed < 0:
-        parser.error(f"--seed must be 0 or more, got {args.seed}")
-    if args.workers < 1:
-        parser.error(f"--workers must be 1 or more, got {args.workers}")
+    problem = count_problem(args.deals, args.seed, args.workers)
+    if problem:
+        parser.error(problem)
     for flag, path in (("--json", args.json), ("--png", args.png)):
         problem = output_path_problem(path)
         if problem:

@@ -21,7 +21,7 @@ from cnmahjong.agents import make_policy
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import ArenaResult, default_rules, run_arena
 from cnmahjong.training.arena.table import format_table
-from cnmahjong.training.files import output_path_problem
+from cnmahjong.training.files import count_problem, output_path_problem
 
 
 def versus(candidate: str, opponents: list[str], deals: int, rules: str, seed: int = 0, workers: int = 1,
@@ -47,10 +47,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--workers", type=int, default=min(2, mp.cpu_count()), help="processes")
     parser.add_argument("--json", help="write the evaluation here")
     args = parser.parse_args(argv)
-    if args.deals < 2:
-        parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
-    if args.seed < 0 or args.workers < 1:
-        parser.error("--seed must be 0 or more and --workers 1 or more")
+    problem = count_problem(args.deals, args.seed, args.workers)
+    if problem:
+        parser.error(problem)
     problem = output_path_problem(args.json)
     if problem:
         parser.error(f"--json {args.json}: {problem}")

@@ -20,7 +20,7 @@ from pathlib import Path
 from cnmahjong.agents import POLICY_NAMES, make_policy
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import default_rules
-from cnmahjong.training.files import output_path_problem
+from cnmahjong.training.files import count_problem, output_path_problem
 from cnmahjong.training.league.core import League, Pair
 from cnmahjong.training.league.report import format_league, plot_league
 
@@ -76,12 +76,9 @@ def _existing(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Leag
 def main(argv: list[str] | None = None) -> League:
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.deals is not None and args.deals < 2:
-        parser.error("--deals must be at least 2 (the confidence interval needs several deals)")
-    if args.seed is not None and args.seed < 0:
-        parser.error(f"--seed must be 0 or more, got {args.seed}")
-    if args.workers < 1:
-        parser.error(f"--workers must be 1 or more, got {args.workers}")
+    problem = count_problem(args.deals, args.seed, args.workers)
+    if problem:
+        parser.error(problem)
     twice = sorted({p for p in args.policies if args.policies.count(p) > 1})
     if twice:
         parser.error(f"--policies names {', '.join(twice)} more than once: each policy plays the league once")
