@@ -131,7 +131,7 @@ def test_planes_view_sends_the_very_planes():
 # ------------------------------------------------------------------ faults
 def test_hanging_bot_times_out_restarts_then_is_given_up(monkeypatch, started):
     monkeypatch.setattr(botmod, "TIME_LIMIT", 0.2)
-    name = "bot:" + command(BOTS / "hang_bot.py", "3")
+    name = "bot:" + command(BOTS / "failing_bot.py", "hang", "3")
     result = run_arena([name, "greedy", "greedy", "greedy"], deals=1, rules="mainstream")
     faults = result.faults[0]
     # each process answers 2 decisions and hangs on its 3rd: 4 timeouts (3 restarts), then given up
@@ -144,7 +144,7 @@ def test_hanging_bot_times_out_restarts_then_is_given_up(monkeypatch, started):
 
 def test_timeout_kills_the_hung_process_and_uses_the_fallback():
     rs = ruleset_of_preset("mainstream")
-    bot = BotPolicy(command(BOTS / "hang_bot.py", "1"), ruleset=rs, time_limit=0.2, max_restarts=0)
+    bot = BotPolicy(command(BOTS / "failing_bot.py", "hang", "1"), ruleset=rs, time_limit=0.2, max_restarts=0)
     obs, mask = decisions("mainstream", 1)[0]
     assert bot(obs, mask) == GreedyAgent(ruleset=rs)(obs, mask)
     assert bot.faults()["timeout"] == 1 and bot.proc is None and "timeout" in bot.last_error
@@ -153,7 +153,7 @@ def test_timeout_kills_the_hung_process_and_uses_the_fallback():
 
 
 def test_crashing_bot_is_restarted_then_given_up(started):
-    name = "bot:" + command(BOTS / "crash_bot.py", "5")
+    name = "bot:" + command(BOTS / "failing_bot.py", "crash", "5")
     result = run_arena([name, "greedy", "greedy", "greedy"], deals=1, rules="hangzhou")
     faults = result.faults[0]
     # each process answers 4 decisions and exits on its 5th
