@@ -4,7 +4,8 @@ Every hyper-parameter is a field of ``Args`` below, with its default and what is
 YAML config (``configs/selfplay_ppo.yaml``, ``configs/changsha_strong.yaml``) overrides some of
 them. The loop:
 
-1. **Workers** (``num_workers`` processes, one per core) each run a ``VectorEnv``
+1. **Workers** (``num_workers``, one per core: local processes, or with ``backend: ray``
+   Ray actors on any node of a cluster, ``rollout_backends``) each run a ``VectorEnv``
    of ``tables_per_worker`` tables and a copy of the network. At each vector
    step every pending decision is one row; the rows of each policy go through
    that policy in one forward pass. Every hand seats a mix drawn from the pool:
@@ -20,8 +21,15 @@ them. The loop:
    advantages along each seat's own decisions; hands still running at the end
    of a rollout are finished in the next one (their log-probabilities are kept,
    so PPO's ratio stays exact).
-3. The **learner** (main process) runs PPO's clipped objective, value loss and
-   entropy bonus over shuffled minibatches and sends the new weights back.
+3. The **learner** (main process, on ``device``: ``auto`` takes CUDA when torch sees it) runs
+   PPO's clipped objective, value loss and entropy bonus over shuffled minibatches and sends
+   the new weights back (CPU copies; with Ray one object in its store per rollout, read by
+   every worker). Checkpoints hold CPU tensors whatever the device.
+
+``run_dir/log.jsonl`` has a line per update: the decisions, collection and learning seconds,
+the end-to-end rates, every worker's node and decisions per second, the hands finished and
+``settlement_mismatch`` (the largest gap between a learner seat's return and its settlement,
+0 when every payment reached it), the settlements against each opponent kind and the losses.
 
 Optional **imitation warm start** (``bc_decisions`` > 0): the workers first play
 hands of four ``bc_teacher`` players (``greedy`` or ``expert``) recording every
@@ -33,8 +41,8 @@ Reward is the settlement divided by ``reward_scale``; no shaping.
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import multiprocessing as mp
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -61,6 +69,16 @@ from cnmahjong.training.config import (
     parse,
     rule_presets,
 )
+from cnmahjong.training.rollout_backends import Backend, ProcessWorkers, RayWorkers
+
+
+def ray_address(key: str, value: str) -> None:
+    """``local``, ``auto`` or ``HOST:PORT`` (a cluster's head, as ``ray start --head`` prints it)."""
+    host, _, port = value.rpartition(":")
+    if value in ("local", "auto") or (host and port.isdigit() and 0 < int(port) < 65536):
+        return
+    raise ConfigError(f"bad value {value!r} for {key!r}: allowed 'local' (a Ray of its own on this machine), "
+                      f"'auto' (the cluster this machine's node is in) or HOST:PORT (a cluster's head)")
 
 
 @dataclass(frozen=True)
@@ -81,7 +99,11 @@ class Args:
     net_arch: list[int] = hp(factory=lambda: [256, 256], check=layer_widths)
     init_checkpoint: str | None = hp(None)  # start from a self-play .pt checkpoint (a path or pretrained-NAME)
     # -- collection
-    num_workers: int = hp(2, within=AT_LEAST_1)  # rollout processes, one per core
+    num_workers: int = hp(2, within=AT_LEAST_1)  # rollout workers, one per core
+    backend: str = hp("processes", choices=("processes", "ray"))  # where they run: local processes or Ray actors
+    address: str = hp("local", check=ray_address)  # backend ray: local (a Ray of its own), auto or HOST:PORT
+    node_ip_address: str | None = hp(None)  # backend ray: this machine's node address (None: Ray's own pick;
+    #                                         127.0.0.1 for a local Ray)
     tables_per_worker: int = hp(64, within=AT_LEAST_1)  # VectorEnv tables per worker: rows of one forward pass
     steps_per_rollout: int = hp(32, within=AT_LEAST_1)  # vector steps per worker between updates
     reward_scale: float = hp(10.0, within=POSITIVE)  # settlements are divided by this
@@ -134,14 +156,20 @@ class Args:
         if rs.expert is None and (self.expert_weight or (self.bc_decisions and self.bc_teacher == "expert")):
             raise ConfigError(f"the {rs.name} ruleset has no expert player: set 'expert_weight' to 0 and "
                               f"'bc_teacher' to 'greedy'")
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise ConfigError("'device' is 'cuda' but torch sees no CUDA device: use 'cpu' or 'auto'")
+        if self.backend == "ray" and importlib.util.find_spec("ray") is None:
+            raise ConfigError("'backend: ray' needs Ray: pip install \"ray>=2.40\" (or the rllib extra, "
+                              "pip install -e \".[rllib]\")")
+        if self.backend == "processes" and (self.address != "local" or self.node_ip_address is not None):
+            raise ConfigError("'address' and 'node_ip_address' are for 'backend: ray': the process backend "
+                              "runs its workers on this machine")
 
     def hand_kinds(self) -> list[tuple[str, float]]:
         """The kinds of hand and their weights, in ``_draw_roles``'s order."""
         return [("selfplay", self.selfplay_weight), ("greedy", self.greedy_weight), ("expert", self.expert_weight),
                 ("random", self.random_weight), ("checkpoint", self.checkpoint_weight),
                 ("snapshot", self.snapshot_weight)]
-        if self.device == "cuda" and not torch.cuda.is_available():
-            raise ConfigError("'device' is 'cuda' but torch sees no CUDA device: use 'cpu' or 'auto'")
 
 
 def checkpoint_file(name: str, key: str) -> Path:
@@ -286,138 +314,181 @@ def _draw_roles(args: Args, rng: np.random.Generator, snapshots: int) -> np.ndar
     return roles
 
 
-def _worker(conn: Any, args: Args, worker_id: int) -> None:
-    torch.set_num_threads(1)
-    from cnmahjong.agents.greedy import ExpertAgent, GreedyAgent
+class RolloutWorker:
+    """One rollout worker: a ``VectorEnv``, the learner's network and the opponents, playing
+    ``steps`` vector steps per command. Every backend (``rollout_backends``: a local process or
+    a Ray actor) runs this same object, so the seeds (``seed`` and the worker's index) fix its
+    data whatever the backend."""
 
-    rng = np.random.default_rng([args.seed, worker_id])
-    torch.manual_seed(args.seed * 1000 + worker_id)
-    rs = ruleset_of_preset(args.rules)
-    venv = VectorEnv(args.tables_per_worker, args.rules, seed=int(rng.integers(2**63)), obs_dtype=np.uint8,
-                     reward_scale=args.reward_scale, ruleset=rs, encoder=args.encoder, defer_early_payments=True)
-    enc = venv.encoding
-    net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
-    fixed = [load_actor_critic(checkpoint_file(p, "opponent_checkpoints"), "cpu") for p in args.opponent_checkpoints]
-    for f, p in zip(fixed, args.opponent_checkpoints, strict=True):
-        if f.encoder != enc.name:
-            raise ValueError(f"opponent checkpoint {p!r} reads {f.encoder!r} observations, the learner {enc.name!r}")
-    snapshots: list[ActorCritic] = []
-    rule_players = {GREEDY: GreedyAgent(rs)}
-    if rs.expert is not None:
-        rule_players[EXPERT] = ExpertAgent(rs)
-    teacher = GREEDY if args.bc_teacher == "greedy" else EXPERT
-    batch = store = mode = None  # the first command deals (``mode`` changes from None)
-    roles = np.zeros((venv.num_tables, 4), np.int64)
+    def __init__(self, args: Args, worker_id: int) -> None:
+        torch.set_num_threads(1)
+        from cnmahjong.agents.greedy import ExpertAgent, GreedyAgent
 
-    def new_roles() -> np.ndarray:
-        return np.full(4, teacher) if mode == "bc" else _draw_roles(args, rng, len(snapshots))
+        self.args = args
+        self.rng = rng = np.random.default_rng([args.seed, worker_id])
+        torch.manual_seed(args.seed * 1000 + worker_id)
+        self.rs = rs = ruleset_of_preset(args.rules)
+        self.venv = venv = VectorEnv(args.tables_per_worker, args.rules, seed=int(rng.integers(2**63)),
+                                     obs_dtype=np.uint8, reward_scale=args.reward_scale, ruleset=rs,
+                                     encoder=args.encoder, defer_early_payments=True)
+        self.enc = enc = venv.encoding
+        self.net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
+        self.fixed = [load_actor_critic(checkpoint_file(p, "opponent_checkpoints"), "cpu")
+                      for p in args.opponent_checkpoints]
+        for f, p in zip(self.fixed, args.opponent_checkpoints, strict=True):
+            if f.encoder != enc.name:
+                raise ValueError(f"opponent checkpoint {p!r} reads {f.encoder!r} observations, "
+                                 f"the learner {enc.name!r}")
+        self.snapshots: list[ActorCritic] = []
+        self.rule_players = {GREEDY: GreedyAgent(rs)}
+        if rs.expert is not None:
+            self.rule_players[EXPERT] = ExpertAgent(rs)
+        self.teacher = GREEDY if args.bc_teacher == "greedy" else EXPERT
+        self.batch: Any = None
+        self.store: Rollout | None = None
+        self.mode: str | None = None  # the first command deals (``mode`` changes from None)
+        self.roles = np.zeros((venv.num_tables, 4), np.int64)
+        self.returns = np.zeros((venv.num_tables, 4), np.float32)
+        self.stats: list[tuple[int, float]] = []  # per finished hand and learner seat: (opponent role, return)
 
-    stats: list[tuple[int, float]] = []  # per finished hand and learner seat: (opponent role, return)
-    returns = np.zeros((venv.num_tables, 4), np.float32)
-    while True:
-        msg = conn.recv()
-        if msg["cmd"] == "stop":
-            return
-        if msg.get("weights") is not None:
-            net.load_state_dict(msg["weights"])
-        if msg.get("snapshots") is not None:
-            snapshots = []
-            for w in msg["snapshots"]:
-                s = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
+    def _new_roles(self) -> np.ndarray:
+        if self.mode == "bc":
+            return np.full(4, self.teacher)
+        return _draw_roles(self.args, self.rng, len(self.snapshots))
+
+    def _load(self, weights: dict | None, snapshots: list | None) -> None:
+        if weights is not None:
+            self.net.load_state_dict(weights)
+        if snapshots is not None:
+            self.snapshots = []
+            for w in snapshots:
+                s = ActorCritic(self.args.net_arch, self.args.arch, encoder=self.enc.name)
                 s.load_state_dict(w)
-                snapshots.append(s)
-        if msg["cmd"] != mode:  # switching between imitation and PPO: start fresh hands
-            mode = msg["cmd"]
-            store = Rollout(enc.shape, rs.num_actions, venv.num_tables)
-            batch = venv.reset(seed=int(rng.integers(2**63)))
-            for t in range(venv.num_tables):
-                roles[t] = new_roles()
-            returns[:] = 0
+                self.snapshots.append(s)
+
+    def run(self, cmd: str, steps: int, weights: dict | None, snapshots: list | None) -> dict[str, Any]:
+        """``steps`` vector steps of ``cmd`` (``ppo``, or ``bc``: four teachers recorded); the
+        finished hands' transitions with their advantages, the decisions played, the seconds it
+        took, per learner seat its opponent and return, and how far any recorded seat's return was
+        from its settlement (``settlement_mismatch``, in the ruleset's unit: 0 when every payment
+        arrived, up to float32 rounding)."""
+        self._load(weights, snapshots)
+        if cmd != self.mode:  # switching between imitation and PPO: start fresh hands
+            self._deal(cmd)
         t0 = time.perf_counter()
-        decisions = 0
-        for _ in range(msg["steps"]):
-            row_roles = roles[batch.table, batch.seat]
-            actions = np.zeros(len(batch), np.int64)
-            learner = np.flatnonzero(row_roles == LEARNER)
-            if len(learner):
-                obs, mask = batch.obs[learner], batch.mask[learner]
-                act, logp, val = _policy_actions(net, obs, mask, rng)
-                actions[learner] = act
-                store.add(batch.table[learner], batch.seat[learner], obs, mask, act, logp, val)
-            rows = np.flatnonzero(row_roles == RANDOM)
+        decisions = hands = 0
+        mismatch = 0.0
+        for _ in range(steps):
+            actions = self._act(self.batch)
+            decisions += len(actions)
+            games = list(self.venv.games)  # a finished hand's game, which step() replaces by the next deal
+            self.batch = self.venv.step(actions)
+            finished, gap = self._settle(self.batch, games)
+            hands += finished
+            mismatch = max(mismatch, gap)
+        lam = 1.0 if self.mode == "bc" else self.args.gae_lambda
+        data: dict[str, Any] = self.store.take_complete(self.args.gamma, lam)
+        data.update(decisions=decisions, seconds=time.perf_counter() - t0, stats=self.stats, hands=hands,
+                    settlement_mismatch=mismatch)
+        self.stats = []
+        return data
+
+    def _deal(self, mode: str) -> None:
+        """Fresh hands at every table for ``mode``, with an empty store."""
+        self.mode = mode
+        self.store = Rollout(self.enc.shape, self.rs.num_actions, self.venv.num_tables)
+        self.batch = self.venv.reset(seed=int(self.rng.integers(2**63)))
+        for t in range(self.venv.num_tables):
+            self.roles[t] = self._new_roles()
+        self.returns[:] = 0
+
+    def _act(self, batch: Any) -> np.ndarray:
+        """Every row's action, each policy's rows in one call; the recorded rows go to the store."""
+        rng, store, bc = self.rng, self.store, self.mode == "bc"
+        row_roles = self.roles[batch.table, batch.seat]
+        actions = np.zeros(len(batch), np.int64)
+        learner = np.flatnonzero(row_roles == LEARNER)
+        if len(learner):
+            obs, mask = batch.obs[learner], batch.mask[learner]
+            act, logp, val = _policy_actions(self.net, obs, mask, rng)
+            actions[learner] = act
+            store.add(batch.table[learner], batch.seat[learner], obs, mask, act, logp, val)
+        rows = np.flatnonzero(row_roles == RANDOM)
+        if len(rows):
+            actions[rows] = (rng.random((len(rows), self.rs.num_actions)) * batch.mask[rows]).argmax(axis=1)
+        for k, other in enumerate(self.fixed + self.snapshots):
+            rows = np.flatnonzero(row_roles == NETS + k)
             if len(rows):
-                actions[rows] = (rng.random((len(rows), rs.num_actions)) * batch.mask[rows]).argmax(axis=1)
-            for k, other in enumerate(fixed + snapshots):
-                rows = np.flatnonzero(row_roles == NETS + k)
-                if len(rows):
-                    actions[rows] = _policy_actions(other, batch.obs[rows], batch.mask[rows], rng)[0]
-            for role, player in rule_players.items():
-                rows = np.flatnonzero(row_roles == role)
-                if not len(rows):
-                    continue
-                floats = enc.to_float(batch.obs[rows])
-                act = np.array([player(o, m) for o, m in zip(floats, batch.mask[rows], strict=True)], np.int64)
-                actions[rows] = act
-                if mode == "bc":
-                    store.add(batch.table[rows], batch.seat[rows], batch.obs[rows], batch.mask[rows], act,
-                              np.zeros(len(rows), np.float32), np.zeros(len(rows), np.float32))
-            decisions += len(batch)
-            batch = venv.step(actions)
-            recorded = (roles == teacher) if mode == "bc" else (roles == LEARNER)
-            if batch.rewards.any():
-                store.credit(batch.rewards, recorded)
-                returns += batch.rewards * recorded
-            for t in np.flatnonzero(batch.hand_over).tolist():
-                store.end_hand(t)
-                opponent = int(roles[t].max())
-                for s in np.flatnonzero(recorded[t]).tolist():
-                    stats.append((opponent, float(returns[t, s])))
-                returns[t] = 0
-                roles[t] = new_roles()
-        data = store.take_complete(args.gamma, 1.0 if mode == "bc" else args.gae_lambda)
-        data["decisions"] = decisions
-        data["seconds"] = time.perf_counter() - t0
-        data["stats"] = stats
-        stats = []
-        conn.send(data)
+                actions[rows] = _policy_actions(other, batch.obs[rows], batch.mask[rows], rng)[0]
+        for role, player in self.rule_players.items():
+            rows = np.flatnonzero(row_roles == role)
+            if not len(rows):
+                continue
+            floats = self.enc.to_float(batch.obs[rows])
+            act = np.array([player(o, m) for o, m in zip(floats, batch.mask[rows], strict=True)], np.int64)
+            actions[rows] = act
+            if bc:
+                store.add(batch.table[rows], batch.seat[rows], batch.obs[rows], batch.mask[rows], act,
+                          np.zeros(len(rows), np.float32), np.zeros(len(rows), np.float32))
+        return actions
+
+    def _settle(self, batch: Any, games: list[Any]) -> tuple[int, float]:
+        """Credit the step's rewards to the recorded seats and close the hands that ended (``games``:
+        each table's game before the step); returns the hands ended and the largest gap between a
+        recorded seat's return and its settlement."""
+        roles, returns, store = self.roles, self.returns, self.store
+        recorded = (roles == self.teacher) if self.mode == "bc" else (roles == LEARNER)
+        if batch.rewards.any():
+            store.credit(batch.rewards, recorded)
+            returns += batch.rewards * recorded
+        ended = np.flatnonzero(batch.hand_over).tolist()
+        gap = 0.0
+        for t in ended:
+            store.end_hand(t)
+            opponent = int(roles[t].max())
+            paid = games[t].result.payments
+            for s in np.flatnonzero(recorded[t]).tolist():
+                self.stats.append((opponent, float(returns[t, s])))
+                gap = max(gap, abs(float(returns[t, s]) * self.args.reward_scale - paid[s]))
+            returns[t] = 0
+            roles[t] = self._new_roles()
+        return len(ended), gap
+
+
+ARRAYS = ("obs", "mask", "act", "logp", "val", "adv", "ret")
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The workers' parts of one rollout as one batch, in worker order; ``workers``: each worker's
+    node, host and decisions per second (its own collection time)."""
+    out: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in ARRAYS}
+    out["decisions"] = sum(p["decisions"] for p in parts)
+    out["seconds"] = max(p["seconds"] for p in parts)
+    out["stats"] = [s for p in parts for s in p["stats"]]
+    out["hands"] = sum(p["hands"] for p in parts)
+    out["settlement_mismatch"] = max(p["settlement_mismatch"] for p in parts)
+    out["workers"] = [{"node": p["node"], "host": p["host"], "pid": p["pid"], "decisions": p["decisions"],
+                       "decisions_per_second": p["decisions"] / max(p["seconds"], 1e-9)} for p in parts]
+    return out
 
 
 class Workers:
-    """The rollout processes and their pipes."""
+    """The rollout workers on the configured backend (``backend``): ``collect`` returns one merged rollout."""
 
     def __init__(self, args: Args) -> None:
-        ctx = mp.get_context("spawn")
-        self.conns = []
-        self.procs = []
-        for i in range(args.num_workers):
-            parent, child = ctx.Pipe()
-            p = ctx.Process(target=_worker, args=(child, args, i), daemon=True)
-            p.start()
-            child.close()  # the worker holds the other end: its death ends our recv() at once
-            self.conns.append(parent)
-            self.procs.append(p)
+        # a checkpoint path as every worker sees it, whatever its working directory (on a cluster the
+        # file must be at that path on every node; pretrained-NAME is found in each node's package)
+        paths = [p if p.startswith("pretrained-") else str(Path(p).resolve()) for p in args.opponent_checkpoints]
+        args = replace(args, opponent_checkpoints=paths)
+        fargs = [(args, i) for i in range(args.num_workers)]
+        self.backend: Backend = (RayWorkers(RolloutWorker, fargs, args.address, args.node_ip_address)
+                                 if args.backend == "ray" else ProcessWorkers(RolloutWorker, fargs))
 
     def collect(self, cmd: str, steps: int, weights: dict | None, snapshots: list | None) -> dict[str, Any]:
-        try:
-            for c in self.conns:
-                c.send({"cmd": cmd, "steps": steps, "weights": weights, "snapshots": snapshots})
-            parts = [c.recv() for c in self.conns]
-        except (EOFError, BrokenPipeError, ConnectionResetError):
-            raise RuntimeError("a rollout worker died (its traceback is printed above)") from None
-        out = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "logp", "val", "adv", "ret")}
-        out["decisions"] = sum(p["decisions"] for p in parts)
-        out["seconds"] = max(p["seconds"] for p in parts)
-        out["stats"] = [s for p in parts for s in p["stats"]]
-        return out
+        return merge(self.backend.collect(cmd, steps, weights, snapshots))
 
     def close(self) -> None:
-        for c, p in zip(self.conns, self.procs, strict=True):
-            if p.is_alive():
-                c.send({"cmd": "stop"})
-        for p in self.procs:
-            p.join(timeout=10)
-            if p.is_alive():
-                p.terminate()
+        self.backend.close()
 
 
 # ------------------------------------------------------------------ learning
@@ -500,6 +571,10 @@ def _summary(stats: list[tuple[int, float]], reward_scale: float, fixed: int) ->
     return out
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def train(cfg: Mapping[str, Any] | Args) -> Path:
     """Imitation warm start (optional), then PPO until ``total_timesteps`` learner decisions or
     ``max_minutes``; returns the final checkpoint. ``cfg``: a config mapping (validated here) or ``Args``."""
@@ -565,6 +640,10 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
                       "env_decisions": data["decisions"], "collect_seconds": t1 - t0, "learn_seconds": t2 - t1,
                       "decisions_per_second": (len(data["act"])) / max(t2 - t0, 1e-9),
                       "minutes": (time.time() - start) / 60,
+                      "env_decisions_per_second": data["decisions"] / max(t2 - t0, 1e-9),  # end to end
+                      "collect_decisions_per_second": data["decisions"] / max(t1 - t0, 1e-9),
+                      "hands": data["hands"], "settlement_mismatch": data["settlement_mismatch"],
+                      "backend": args.backend, "workers": data["workers"],
                       **_summary(data["stats"], args.reward_scale, len(args.opponent_checkpoints)),
                       **stats}
             log.write(json.dumps(record) + "\n")
@@ -572,8 +651,10 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
             left = "" if deadline is None else f"  {max(0.0, deadline - time.time()) / 60:.1f} min left"
             vs = "".join(f"  vs {k} {record[f'settlement_vs_{k}']:+.2f}" for k in ("greedy", "expert", "checkpoint")
                          if f"settlement_vs_{k}" in record)
+            nodes = {w["node"] for w in data["workers"]}
+            where = f"{_plural(len(data['workers']), 'worker')} on {_plural(len(nodes), 'node')}"
             print(f"\rupdate {updates}  learner decisions {learner_decisions:,}/{args.total_timesteps:,}"
-                  f"  {record['decisions_per_second']:,.0f}/s" + vs + left + "   ", end="", flush=True)
+                  f"  {record['decisions_per_second']:,.0f}/s  {where}" + vs + left + "   ", end="", flush=True)
             if updates % args.snapshot_every_updates == 0:
                 snapshots = (snapshots + [cpu_weights(net)])[-args.max_snapshots:]
                 send_snapshots = True

@@ -8,14 +8,17 @@ masked actions drawn for the whole batch at once) of each ruleset, and for the d
 ≥ 40,000 decisions/s in float32 and uint8, in pure Python, with the global state, and (with
 ``--wheel-python``) in the installed wheel.
 
-``--trainer`` adds the end-to-end self-play PPO throughput on all cores
-(collection and learning, ``configs/selfplay_ppo.yaml`` for one minute) and the
-arena's speed for a checkpoint against three greedy players.
+``--trainer`` adds the self-play trainer's collection with 1 and 2 rollout workers on each
+backend (local processes, Ray actors on a local Ray) and how it scales (2 workers over 1:
+target ≥ 1.7×), its end-to-end PPO throughput on all cores for each backend (collection and
+learning, ``configs/selfplay_ppo.yaml`` for one minute), and the arena's speed for a checkpoint
+against three greedy players. ``--trainer-only`` runs the trainer's rows alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 from collections.abc import Callable
 from typing import Any
@@ -24,9 +27,11 @@ from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, rulesets
 from cnmahjong.training.bench.rates import (
     aec_rate,
     arena_rate,
+    collection_rates,
     engine_rate,
     installed_vector_rate,
     instructions_per_decision,
+    parallel_ceiling,
     pass_rate,
     pure_vector_rate,
     trainer_rates,
@@ -67,6 +72,38 @@ def measures(seconds: float, hands: int, wheel_python: str | None = None) -> lis
     return out
 
 
+SCALING_TARGET = 1.7
+"""Collection with 2 rollout workers over 1 (on 2 cores: each worker has a core of its own)."""
+BACKENDS = ("processes", "ray")
+
+
+def trainer_rows(seconds: float, minutes: float) -> tuple[list[tuple[str, float, int]], list[str]]:
+    """The trainer's rows for each backend (collection with 1 and 2 workers, end to end), and the
+    lines that give the collection's scaling from 1 to 2 workers."""
+    rows: list[tuple[str, float, int]] = []
+    lines = []
+    backends = [b for b in BACKENDS if b != "ray" or importlib.util.find_spec("ray")]
+    if len(backends) < len(BACKENDS):
+        lines.append("backend ray: not measured (Ray is not installed: make install-train)")
+    for backend in backends:
+        ceiling = parallel_ceiling()  # measured beside each pair: a shared machine's load drifts
+        one, two = collection_rates(backend, seconds)
+        rows += [(f"self-play collection, 1 worker ({backend})", one, 0),
+                 (f"self-play collection, 2 workers ({backend})", two, 0)]
+        ratio = two / one
+        flag = "ok" if ratio >= SCALING_TARGET else "BELOW TARGET"
+        lines.append(f"collection scaling, 2 workers / 1 worker ({backend}): {ratio:.2f}× "
+                     f"(target ≥ {SCALING_TARGET}×)  {flag}; this machine's ceiling at the time: {ceiling:.2f}× "
+                     f"(two busy processes over one)")
+    for backend in backends:
+        rates = trainer_rates(minutes, backend)
+        rows.append((f"self-play PPO end to end, 2 cores ({backend})", rates["end to end"], 2_500))
+        rows.append(("  of which collection alone", rates["collection"], 0))
+        rows.append(("  of which learning alone", rates["learning"], 0))
+        rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
+    return rows, lines
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=20000, help="distinct random hands")
@@ -76,6 +113,13 @@ def main(argv: list[str] | None = None) -> None:
                              "does: the others were slowed by other load on the machine)")
     parser.add_argument("--trainer", action="store_true",
                         help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
+    parser.add_argument("--trainer-only", action="store_true",
+                        help="only the trainer's rows: collection with 1 and 2 workers and end to end, per backend")
+    parser.add_argument("--collect-seconds", type=float, default=8.0,
+                        help="collection time of each backend's 1- and 2-worker rows together (after a warm-up "
+                             "rollout; the pools take turns)")
+    parser.add_argument("--trainer-minutes", type=float, default=1.0,
+                        help="length of each end-to-end trainer run")
     parser.add_argument("--wheel-python", metavar="PYTHON",
                         help="also measure VectorEnv (uint8) in this interpreter's installed package (make bench: "
                              "a fresh venv with the built wheel)")
@@ -93,6 +137,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"VectorEnv decision, uint8, {name}: {instructions_per_decision(pure):,.0f} instructions")
         return
 
+    if args.trainer_only:
+        rows, lines = trainer_rows(args.collect_seconds, args.trainer_minutes)
+        print_rows(rows, lines)
+        return
     rows_of = measures(args.seconds, args.hands, args.wheel_python)
     # Rounds of every measure, the best of each kept: a slow spell of this shared machine, which
     # can outlast one measure's runs, then falls on one run of several measures rather than on
@@ -104,13 +152,16 @@ def main(argv: list[str] | None = None) -> None:
             best[i] = max(best[i], value if isinstance(value, tuple) else (value,))
     rows = [(name, value, target) for (names, _, targets), values in zip(rows_of, best, strict=True)
             for name, value, target in zip(names, values, targets, strict=True)]
+    lines: list[str] = []
     if args.trainer:
-        rates = trainer_rates(1.0)
-        rows.append(("self-play PPO end to end, 2 cores", rates["end to end"], 2_500))
-        rows.append(("  of which collection alone", rates["collection"], 0))
-        rows.append(("  of which learning alone", rates["learning"], 0))
-        rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
+        more, lines = trainer_rows(args.collect_seconds, args.trainer_minutes)
+        rows += more
         rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(400), 30))
+    print_rows(rows, lines)
+
+
+def print_rows(rows: list[tuple[str, float, int]], lines: list[str]) -> None:
+    """The table (name, per second, target, ok or BELOW TARGET), then ``lines``."""
     from cnmahjong.envs.hotpath import status
 
     paths = list(status().values())
@@ -120,3 +171,5 @@ def main(argv: list[str] | None = None) -> None:
     for name, value, target in rows:
         flag = "" if not target else "ok" if value >= target else "BELOW TARGET"
         print(f"{name:<{width}}{value:>14,.0f}{f'{target:,}' if target else '':>12}  {flag}")
+    for line in lines:
+        print(line)

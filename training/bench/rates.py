@@ -5,10 +5,12 @@ instruction count of one ``VectorEnv`` decision. The command line is ``cli``."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import random
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_of_preset
 
@@ -161,8 +163,84 @@ def installed_vector_rate(python: str, min_time: float) -> float:
     return _vector_rate_in(os.path.abspath(python), min_time, env, cwd="/", prelude=check)
 
 
-def trainer_rates(minutes: float) -> dict[str, float]:
-    """End-to-end self-play PPO (both cores): decisions per second, split into collection and learning."""
+def _collect_rate(pool: Any, weights: dict, steps: int, seconds: float) -> float:
+    """Env decisions per second of whole rollouts of ``pool`` for ``seconds`` (wall clock, transfers included)."""
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += pool.collect("ppo", steps, weights, None)["decisions"]
+    return decisions / (time.perf_counter() - start)
+
+
+def collection_rates(backend: str = "processes", seconds: float = 6.0, windows: int = 4) -> tuple[float, float]:
+    """Env decisions per second of 1 and of 2 self-play rollout workers on ``backend``
+    (``configs/selfplay_ppo.yaml``'s tables, steps and network; fixed weights sent every rollout
+    as in training, no learning), after a warm-up rollout (start-up, the first deal). Both pools
+    stand at once and take turns, ``windows`` windows each over ``seconds``, and each keeps its
+    best window: a slow spell of a shared machine (one core's speed drifts by a quarter here
+    from minute to minute) then falls on both alike, and only ever slows a window. The idle
+    pool's workers wait for their next command and use no CPU. With one worker per core,
+    2 over 1 is how the collection scales on this machine."""
+    from cnmahjong.envs.integrations.networks import ActorCritic, cpu_weights
+    from cnmahjong.training.config import load, parse
+    from cnmahjong.training.selfplay_ppo import Args, Workers
+
+    cfg = load("selfplay_ppo")
+    cfg.update(backend=backend)
+    args = parse(cfg, Args)
+    encoder = args.encoder or ruleset_of_preset(args.rules).encoder_name
+    weights = cpu_weights(ActorCritic(args.net_arch, args.arch, encoder=encoder))
+    own_ray = False
+    if backend == "ray":  # one Ray for both pools, a CPU for each of their 3 actors
+        from cnmahjong.training.rollout_backends import connect_ray
+
+        own_ray = connect_ray("local", None, 3)
+    pools = []
+    try:
+        for n in (1, 2):
+            pools.append(Workers(dataclasses.replace(args, num_workers=n)))
+            pools[-1].collect("ppo", args.steps_per_rollout, weights, [])
+        best = [0.0, 0.0]
+        for _ in range(windows):
+            for k, pool in enumerate(pools):
+                best[k] = max(best[k], _collect_rate(pool, weights, args.steps_per_rollout, seconds / windows / 2))
+        return best[0], best[1]
+    finally:
+        for pool in pools:
+            pool.close()
+        if own_ray:
+            import ray
+
+            ray.shutdown()
+
+
+def _spin(seconds: float) -> float:
+    """Iterations per second of a pure-Python loop: one busy core's worth of work."""
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(10_000):
+            n += 1
+    return n / (time.perf_counter() - start)
+
+
+def parallel_ceiling(seconds: float = 2.0) -> float:
+    """What two busy processes get done together over what one does alone, on this machine now
+    (pure-Python loops, no shared data): 2.0 on two free cores. The collection's 2-workers-over-1
+    ratio cannot exceed it; a shared or throttled VM gives less."""
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(2) as pool:
+        pool.map(_spin, [0.2, 0.2])  # both processes started and warm
+        one = pool.apply(_spin, (seconds,))
+        two = sum(pool.map(_spin, [seconds, seconds]))
+        one = max(one, pool.apply(_spin, (seconds,)))  # a slow spell under one alone would inflate the ratio
+    return two / one
+
+
+def trainer_rates(minutes: float, backend: str = "processes") -> dict[str, float]:
+    """End-to-end self-play PPO (both cores, the workers on ``backend``): decisions per second,
+    split into collection and learning."""
     import json
     import tempfile
 
@@ -171,7 +249,7 @@ def trainer_rates(minutes: float) -> dict[str, float]:
 
     cfg = load("selfplay_ppo")
     with tempfile.TemporaryDirectory() as tmp:
-        cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6)
+        cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6, backend=backend)
         with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):  # no progress line
             train(cfg)
         with open(f"{tmp}/log.jsonl", encoding="utf-8") as f:
