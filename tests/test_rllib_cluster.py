@@ -17,6 +17,8 @@ ray = pytest.importorskip("ray")
 
 from ray._private import ray_constants  # noqa: E402
 
+from tests.ray_cluster import loopback_cluster  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = "127.0.0.1"
 
@@ -71,21 +73,13 @@ def test_the_readme_shows_the_snippet_the_test_runs():
 def two_nodes():
     """A head and a second node on this machine, one CPU each, both on 127.0.0.1 (with
     ``loopback_ray()``, undone afterwards: the switch and Ray's copy of it)."""
-    from ray.cluster_utils import Cluster
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR, "0")
         mp.setattr(ray_constants, "ENABLE_RAY_CLUSTER", ray_constants.ENABLE_RAY_CLUSTER)
         rllib().loopback_ray()
-        cluster = Cluster()
-        try:
-            cluster.add_node(num_cpus=1, node_ip_address=LOOPBACK, include_dashboard=False)
-            cluster.add_node(num_cpus=1, node_ip_address=LOOPBACK)
-            cluster.wait_for_nodes()
+        with loopback_cluster(2) as cluster:
             yield cluster
-        finally:
-            ray.shutdown()
-            cluster.shutdown()
 
 
 @pytest.fixture

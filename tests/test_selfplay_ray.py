@@ -17,6 +17,7 @@ import torch
 
 from cnmahjong.agents import make_policy
 from cnmahjong.training import config as C
+from tests.ray_cluster import loopback_cluster
 from tests.test_training import legal_play
 
 LOOPBACK = "127.0.0.1"
@@ -145,18 +146,8 @@ def test_ray_backend_gives_the_process_backends_checkpoint(tmp_path, loopback, m
 @pytest.fixture
 def two_nodes(loopback):
     """A head and a second node on this machine, one CPU each, every process on 127.0.0.1."""
-    import ray
-    from ray.cluster_utils import Cluster
-
-    cluster = Cluster()
-    try:
-        cluster.add_node(num_cpus=1, node_ip_address=LOOPBACK, include_dashboard=False)
-        cluster.add_node(num_cpus=1, node_ip_address=LOOPBACK)
-        cluster.wait_for_nodes()
+    with loopback_cluster(2) as cluster:
         yield cluster
-    finally:
-        ray.shutdown()
-        cluster.shutdown()
 
 
 def node_processes(cluster) -> set[int]:

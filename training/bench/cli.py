@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="rounds of all one-core measures; each figure's best run is reported (as timeit "
                              "does: the others were slowed by other load on the machine)")
     parser.add_argument("--trainer", action="store_true",
-                        help="also measure the self-play trainer end to end and the arena (about 2 minutes)")
+                        help="also measure the self-play trainer (collection with 1 and 2 workers and end to end, per "
+                             "backend) and the arena (about 5 minutes)")
     parser.add_argument("--trainer-only", action="store_true",
                         help="only the trainer's rows: collection with 1 and 2 workers and end to end, per backend")
     parser.add_argument("--collect-seconds", type=float, default=8.0,
