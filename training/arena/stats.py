@@ -14,6 +14,11 @@ RATES = ("win", "self_draw", "deal_in", "big_win")
 ruleset's own counts (``stat_names``) are reported as ``<name>_per_hand``."""
 
 
+def rate_name(stat: str) -> str:
+    """A report's key for the per-hand mean of ``hand_stats`` value ``stat`` (see ``RATES``)."""
+    return f"{stat}_rate" if stat in RATES else f"{stat}_per_hand"
+
+
 @dataclass
 class PolicyReport:
     """Arena results of one policy entry."""
@@ -51,7 +56,7 @@ def summarise(names: Sequence[str], results: list[list[dict[str, Any]]]) -> list
                             dtype=float)
         hands = [rot["policies"][p] for deal in results for rot in deal]
         means = {k: float(np.mean([h[k] for h in hands])) for k in hands[0] if k != "settlement"}
-        rates = {f"{k}_rate" if k in RATES else f"{k}_per_hand": v for k, v in means.items()}
+        rates = {rate_name(k): v for k, v in means.items()}
         low, high = bootstrap_ci(per_deal)
         label = name if list(names).count(name) == 1 else f"{name}#{p}"
         reports.append(PolicyReport(label, float(per_deal.mean()), low, high, rates))

@@ -27,7 +27,7 @@ import numpy as np
 
 from cnmahjong.envs.core.ruleset import get_ruleset, preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import NUM_SEATS, run_arena
-from cnmahjong.training.arena.stats import RATES
+from cnmahjong.training.arena.stats import rate_name
 
 FORMAT = "cnmahjong-league/1"
 """The JSON's ``format``: a file of another format is refused."""
@@ -180,8 +180,7 @@ class League:
             totals = [p.totals[name] for p in pairs if name in (p.a, p.b)]
             hands = int(sum(t["hands"] for t in totals))
             stats = [k for k in totals[0] if k not in ("hands", "settlement")]
-            rates = {(f"{k}_rate" if k in RATES else f"{k}_per_hand"): sum(t[k] for t in totals) / hands
-                     for k in stats}
+            rates = {rate_name(k): sum(t[k] for t in totals) / hands for k in stats}
             faults: dict[str, int] = {}
             for p in pairs:
                 for kind, c in p.faults.get(name, {}).items():
