@@ -16,15 +16,24 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import sys
 from pathlib import Path
 
 from cnmahjong.agents import POLICY_NAMES, make_policy
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import ArenaResult, default_rules, run_arena
 from cnmahjong.training.arena.plot import plot
-from cnmahjong.training.arena.save import save_hands, write_json
+from cnmahjong.training.arena.save import hand_names, save_hands, write_json
 from cnmahjong.training.arena.table import format_table
-from cnmahjong.training.files import count_problem, output_path_problem
+from cnmahjong.training.files import (
+    JSON_SUFFIXES,
+    count_problem,
+    image_suffixes,
+    interrupted,
+    outputs_problem,
+    policy_files,
+    workers_warning,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -75,19 +84,28 @@ def main(argv: list[str] | None = None) -> ArenaResult:
     problem = count_problem(args.deals, args.seed, args.workers)
     if problem:
         parser.error(problem)
-    for flag, path in (("--json", args.json), ("--png", args.png)):
-        problem = output_path_problem(path)
-        if problem:
-            parser.error(f"{flag} {path}: {problem}")
     save_seeds = _save_seeds(parser, args)
+    hands = [(f"--save-hands file {name}", str(Path(args.save_hands) / name), JSON_SUFFIXES)
+             for name in hand_names(save_seeds)] if args.save_hands else []
+    problem = outputs_problem([("--json", args.json, JSON_SUFFIXES),
+                               ("--png", args.png, image_suffixes() if args.png else ()), *hands],
+                              policy_files(args.policies))
+    if problem:
+        parser.error(problem)
+    warning = workers_warning(args.workers)
+    if warning:
+        print(warning, file=sys.stderr)
     ruleset = ruleset_of_preset(args.rules)
     for name in args.policies:  # fail fast on a bad name, a missing, unreadable or foreign checkpoint
         try:
             make_policy(name, ruleset=ruleset, trust_pickles=args.trust_zip)
         except ValueError as e:
             parser.error(f"bad policy {name!r}: {e}")
-    result = run_arena(args.policies, args.deals, args.rules, args.seed, args.workers, progress=True,
-                       keep=save_seeds, trust_pickles=args.trust_zip)
+    try:
+        result = run_arena(args.policies, args.deals, args.rules, args.seed, args.workers, progress=True,
+                           keep=save_seeds, trust_pickles=args.trust_zip)
+    except KeyboardInterrupt:
+        interrupted()
     print(format_table(result.reports, result.deals, result.unit))
     if args.json:
         print(f"wrote {write_json(result, args.json)}")

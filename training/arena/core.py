@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -164,6 +165,18 @@ def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, rules
                    trust_pickles=trust_pickles)
 
 
+def _init_pool_worker(*setup: Any) -> None:
+    """A pool worker's set-up: ``_init_worker``, and Ctrl-C left to the parent, which ends the
+    pool (a worker that took it too would die mid-chunk and the pool would start another). A
+    handler that does nothing, not ``SIG_IGN``: the programs a worker starts (bots) would inherit that."""
+    signal.signal(signal.SIGINT, _ignore)
+    _init_worker(*setup)
+
+
+def _ignore(signum: int, frame: Any) -> None:
+    """A worker's SIGINT handler: the parent ends the pool."""
+
+
 def _play_chunk(chunk: tuple[int, list[int]]) -> tuple[list[list[HandRecord]], list[Faults]]:
     index, seeds = chunk
     w = _WORKER
@@ -201,8 +214,9 @@ def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, work
     setup = (list(names), config.to_dict(), tables, rs.name, list(keep), trust_pickles)
     _init_worker(*setup)
     pool = None
-    if workers > 1 and len(chunks) > 1:
-        pool = mp.get_context("spawn").Pool(workers, _init_worker, setup)
+    processes = min(workers, len(chunks))  # never more processes than work
+    if processes > 1:
+        pool = mp.get_context("spawn").Pool(processes, _init_pool_worker, setup)
         iterator = pool.imap(_play_chunk, chunks)
     else:
         iterator = map(_play_chunk, chunks)
@@ -217,10 +231,14 @@ def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, work
                     total[kind] = total.get(kind, 0) + n
             if report:
                 report(len(results), deals, time.time() - start)
-    finally:
+    except BaseException:  # Ctrl-C included: the workers end now, not after every chunk is played
         if pool is not None:
-            pool.close()
+            pool.terminate()
             pool.join()
+        raise
+    if pool is not None:
+        pool.close()
+        pool.join()
     if report is _print_progress:
         print(file=sys.stderr)
     return results, faults

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
-from cnmahjong.training.arena.core import ArenaResult
+from cnmahjong.training.arena.core import NUM_SEATS, ArenaResult
 from cnmahjong.training.arena.table import format_table
 
 
@@ -20,6 +21,16 @@ def write_json(result: ArenaResult, path: str | Path) -> Path:
     return path
 
 
+def hand_file(seed: int, rotation: int) -> str:
+    """The file name ``save_hands`` gives one kept hand."""
+    return f"deal{seed}_rot{rotation}.json"
+
+
+def hand_names(seeds: Sequence[int]) -> list[str]:
+    """Every file ``save_hands`` writes for these kept deal seeds (each in all rotations)."""
+    return [hand_file(seed, rotation) for seed in seeds for rotation in range(NUM_SEATS)]
+
+
 def save_hands(result: ArenaResult, folder: str | Path) -> list[Path]:
     """Every kept hand (``run_arena(keep=...)``) as ``deal{seed}_rot{rotation}.json``: its events,
     the checkpoint players' top actions and the policy at each seat (the viewer's input)."""
@@ -29,7 +40,7 @@ def save_hands(result: ArenaResult, folder: str | Path) -> list[Path]:
             saved = record.get("saved")
             if saved is None:
                 continue
-            path = Path(folder) / f"deal{record['seed']}_rot{record['rotation']}.json"
+            path = Path(folder) / hand_file(record["seed"], record["rotation"])
             path.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
             written.append(path)
     return written

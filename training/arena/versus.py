@@ -21,7 +21,14 @@ from cnmahjong.agents import make_policy
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import ArenaResult, default_rules, run_arena
 from cnmahjong.training.arena.table import format_table
-from cnmahjong.training.files import count_problem, output_path_problem
+from cnmahjong.training.files import (
+    JSON_SUFFIXES,
+    count_problem,
+    interrupted,
+    outputs_problem,
+    policy_files,
+    workers_warning,
+)
 
 
 def versus(candidate: str, opponents: list[str], deals: int, rules: str, seed: int = 0, workers: int = 1,
@@ -50,16 +57,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     problem = count_problem(args.deals, args.seed, args.workers)
     if problem:
         parser.error(problem)
-    problem = output_path_problem(args.json)
+    problem = outputs_problem([("--json", args.json, JSON_SUFFIXES)], policy_files([args.candidate, *args.opponents]))
     if problem:
-        parser.error(f"--json {args.json}: {problem}")
+        parser.error(problem)
+    warning = workers_warning(args.workers)
+    if warning:
+        print(warning, file=sys.stderr)
     ruleset = ruleset_of_preset(args.rules)
     for name in [args.candidate, *args.opponents]:  # every policy loads before a deal is played
         try:
             make_policy(name, ruleset=ruleset)
         except ValueError as e:
             parser.error(f"bad policy {name!r}: {e}")
-    matches = versus(args.candidate, args.opponents, args.deals, args.rules, args.seed, args.workers)
+    try:
+        matches = versus(args.candidate, args.opponents, args.deals, args.rules, args.seed, args.workers)
+    except KeyboardInterrupt:
+        interrupted()
     for opp, result in matches.items():
         print(f"\n{args.candidate} vs 3 x {opp}")
         print(format_table(result.reports, result.deals, result.unit))

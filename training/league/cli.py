@@ -12,7 +12,6 @@ of the new policies are played, and the file is written back (or to ``--json``).
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import sys
 from pathlib import Path
@@ -20,9 +19,20 @@ from pathlib import Path
 from cnmahjong.agents import POLICY_NAMES, make_policy
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import default_rules
-from cnmahjong.training.files import count_problem, output_path_problem
+from cnmahjong.training.files import (
+    JSON_SUFFIXES,
+    count_problem,
+    image_suffixes,
+    interrupted,
+    output_path_problem,
+    outputs_problem,
+    policy_files,
+    same_file,
+    workers_warning,
+)
 from cnmahjong.training.league.core import League, Pair
 from cnmahjong.training.league.report import format_league, plot_league
+from cnmahjong.training.league.store import Signature, read_league, save_league, signature
 
 DEALS = 500
 """Deals per pairing when a new league names none."""
@@ -48,21 +58,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _existing(parser: argparse.ArgumentParser, args: argparse.Namespace) -> League:
-    """The league to extend (``--league``), or a new one; a set-up that disagrees is refused."""
+def _existing(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[League, Signature]:
+    """The league to extend (``--league``) and its file's state as read, or a new one (and the
+    state of ``--json`` now); a set-up that disagrees is refused."""
     if not args.league:
-        return League(args.rules or default_rules(), DEALS if args.deals is None else args.deals,
-                      0 if args.seed is None else args.seed)
+        league = League(args.rules or default_rules(), DEALS if args.deals is None else args.deals,
+                        0 if args.seed is None else args.seed)
+        return league, signature(args.json) if args.json else None
     path = Path(args.league)
     if not path.is_file():
         parser.error(f"--league {args.league}: no such file")
-    where = f"--league {args.league}"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as e:  # json.JSONDecodeError is a ValueError
-        parser.error(f"{where}: not a league JSON file ({e})")
-    try:
-        league = League.from_dict(data, where=where)
+        league, before = read_league(path, f"--league {args.league}")
     except ValueError as e:
         parser.error(str(e))
     for flag, given, kept in (("--rules", args.rules, league.rules), ("--deals", args.deals, league.deals),
@@ -70,7 +77,7 @@ def _existing(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Leag
         if given is not None and given != kept:
             parser.error(f"{flag} {given} disagrees with {args.league}, played with {flag} {kept}: "
                          f"a league's pairings all share its rules, deals and seed (leave {flag} out)")
-    return league
+    return league, before if not args.json else signature(args.json)
 
 
 def main(argv: list[str] | None = None) -> League:
@@ -82,12 +89,21 @@ def main(argv: list[str] | None = None) -> League:
     twice = sorted({p for p in args.policies if args.policies.count(p) > 1})
     if twice:
         parser.error(f"--policies names {', '.join(twice)} more than once: each policy plays the league once")
-    league = _existing(parser, args)
+    if args.json and args.league and same_file(args.json, args.league):
+        parser.error(f"--json {args.json} is the --league file: leave --json out, the league is written back to it")
+    problem = outputs_problem([("--json", args.json, JSON_SUFFIXES),
+                               ("--png", args.png, image_suffixes() if args.png else ())],
+                              [("the --league file", args.league), *policy_files(args.policies)])
+    if problem:
+        parser.error(problem)
+    league, before = _existing(parser, args)
     out = args.json or args.league
-    for flag, path in (("--json", out), ("--png", args.png)):
-        problem = output_path_problem(path)
-        if problem:
-            parser.error(f"{flag} {path}: {problem}")
+    problem = output_path_problem(out)
+    if problem:
+        parser.error(f"--league {out}: {problem}")
+    warning = workers_warning(args.workers)
+    if warning:
+        print(warning, file=sys.stderr)
     ruleset = ruleset_of_preset(league.rules)
     new = [p for p in args.policies if p not in league.policies]
     for name in new:  # fail fast on a bad name, a missing, unreadable or foreign checkpoint
@@ -102,12 +118,24 @@ def main(argv: list[str] | None = None) -> League:
         print(f"  pairing {k}/{of}: {pair.a} vs {pair.b}: {pair.mean:+.3f} per hand per seat",
               file=sys.stderr, flush=True)
 
+    def complete(merged: League) -> None:  # another run wrote the file: play what neither played
+        print(f"{out} changed meanwhile: merged, playing {len(merged.missing([]))} more pairings", file=sys.stderr)
+        merged.add([], workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress)
+
     todo = league.missing(new)
     print(f"playing {len(todo)} pairings x {league.deals} deals ({league.rules})", file=sys.stderr)
-    league.add(new, workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress)
+    try:
+        league.add(new, workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress)
+        if out:
+            league = save_league(out, league, before, f"--json {out}" if args.json else f"--league {out}", complete)
+    except KeyboardInterrupt:
+        interrupted()
+    except ValueError as e:
+        print(format_league(league))
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(format_league(league))
     if out:
-        Path(out).write_text(json.dumps(league.to_dict(), indent=1, ensure_ascii=False), encoding="utf-8")
         print(f"wrote {out}")
     if args.png:
         plot_league(league, args.png)

@@ -19,6 +19,8 @@ field checked (``League.from_dict``): adding a policy plays only its pairings wi
 from __future__ import annotations
 
 import itertools
+import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +29,8 @@ import numpy as np
 
 from cnmahjong.envs.core.ruleset import get_ruleset, preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import NUM_SEATS, run_arena
-from cnmahjong.training.arena.stats import rate_name
+from cnmahjong.training.arena.stats import RATES, rate_name
+from cnmahjong.training.files import MAX_DEALS
 
 FORMAT = "cnmahjong-league/1"
 """The JSON's ``format``: a file of another format is refused."""
@@ -199,7 +202,10 @@ class League:
     @classmethod
     def from_dict(cls, data: Any, where: str = "the league file") -> League:
         """A league read back from its JSON, every field checked (the file is untrusted): a
-        problem raises ``ValueError`` naming the field and what is allowed."""
+        problem raises ``ValueError`` naming the field and what is allowed. Its parts must agree:
+        each pair's totals with its per-deal values, the two sides' settlements summing to zero,
+        counts within what the hands allow, faults of known kinds within the decisions, and a
+        stated ``mean``, ``table``, ``ruleset`` or ``unit`` with what the pairings give."""
         def need(ok: bool, what: str) -> None:
             if not ok:
                 raise ValueError(f"{where}: {what}")
@@ -208,37 +214,119 @@ class League:
         need(data.get("format") == FORMAT, f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
         rules, deals, seed = data.get("rules"), data.get("deals"), data.get("seed")
         need(rules in preset_names(), f"'rules' {rules!r} is not a preset: allowed {', '.join(sorted(preset_names()))}")
-        need(isinstance(deals, int) and not isinstance(deals, bool) and deals >= 2,
-             f"'deals' must be an integer of at least 2, got {deals!r}")
-        need(isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0,
-             f"'seed' must be a non-negative integer, got {seed!r}")
+        need(_is_int(deals) and 2 <= deals <= MAX_DEALS, f"'deals' must be an integer in 2..{MAX_DEALS}, got {deals!r}")
+        need(_is_int(seed) and seed >= 0, f"'seed' must be a non-negative integer, got {seed!r}")
         policies = data.get("policies")
         need(isinstance(policies, list) and all(isinstance(p, str) and p for p in policies)
              and len(set(policies)) == len(policies), "'policies' must be a list of distinct policy names")
         league = cls(rules, deals, seed, list(policies))
+        for key, computed in (("ruleset", league.ruleset), ("unit", league.unit)):
+            need(key not in data or data[key] == computed,
+                 f"'{key}' {data.get(key)!r} disagrees with 'rules' {rules!r}, whose {key} is {computed!r}")
         raw = data.get("pairs")
         need(isinstance(raw, list), "'pairs' must be a list")
+        rs = get_ruleset(league.ruleset)
         for k, p in enumerate(raw):
-            at = f"pairs[{k}]"
-            need(isinstance(p, dict), f"{at} must be an object")
-            a, b, per_deal, totals = p.get("a"), p.get("b"), p.get("per_deal"), p.get("totals")
-            need(a in policies and b in policies and a != b and policies.index(a) < policies.index(b),
-                 f"{at}: 'a' and 'b' must be two policies of 'policies', in its order, got {a!r}, {b!r}")
-            need((a, b) not in league.pairs, f"{at}: the pair {a} / {b} appears twice")
-            need(isinstance(per_deal, list) and len(per_deal) == deals
-                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) for v in per_deal),
-                 f"{at}: 'per_deal' must hold {deals} finite numbers (one per deal)")
-            need(isinstance(totals, dict) and set(totals) == {a, b}
-                 and all(isinstance(t, dict) and isinstance(t.get("hands"), int) and t["hands"] == 2 * NUM_SEATS * deals
-                         and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in t.values())
-                         for t in totals.values()),
-                 f"{at}: 'totals' must give, for {a} and {b}, 'hands' = {2 * NUM_SEATS * deals} and numeric sums")
-            need(set(totals[a]) == set(totals[b]), f"{at}: 'totals' of {a} and {b} name different statistics")
-            faults = p.get("faults", {})
-            need(isinstance(faults, dict) and all(
-                k in (a, b) and isinstance(v, dict) and all(isinstance(c, int) for c in v.values())
-                for k, v in faults.items()), f"{at}: 'faults' must map {a} / {b} to counts")
-            league.pairs[(a, b)] = Pair(a, b, [float(v) for v in per_deal], totals, faults)
+            need(isinstance(p, dict), f"pairs[{k}] must be an object")
+            pair = _read_pair(p, policies, deals, rs.stat_names, lambda ok, what, k=k: need(ok, f"pairs[{k}]: {what}"))
+            need((pair.a, pair.b) not in league.pairs, f"pairs[{k}]: the pair {pair.a} / {pair.b} appears twice")
+            league.pairs[(pair.a, pair.b)] = pair
         missing = [f"{a} / {b}" for a, b in itertools.combinations(policies, 2) if (a, b) not in league.pairs]
         need(not missing, f"pairings missing: {', '.join(missing)} (a league file holds every pairing)")
+        if "table" in data:
+            stated = data["table"]
+            computed = [r.to_dict() for r in league.standings()]
+            wrong = _disagreement(stated, json.loads(json.dumps(computed)), "table")
+            need(wrong is None, f"{wrong} (the table is refitted from the pairings: correct it or leave it out)")
         return league
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    """A finite JSON number (an integer too large for a float is not one)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
+HAND_LIMIT = 1e6
+"""The largest size a per-deal value (a policy's mean settlement per hand) may have in a league
+file: far above what a hand of any shipped ruleset pays (the committed leagues' largest is 16),
+low enough that no sum or square of them overflows."""
+COUNTS_PER_HAND = 144
+"""A ruleset's own count (``stat_names``) is at most this per hand: no hand has more tiles to count."""
+SLACK = 1e-5
+"""How far a stated value may stray from the one computed from the file's other parts: per-deal
+values are written to 6 decimals."""
+
+
+def _read_pair(p: dict[str, Any], policies: list[str], deals: int, own: Sequence[str],
+               need: Callable[[bool, str], None]) -> Pair:
+    """One ``pairs`` entry of a league file, checked against itself (``League.from_dict``)."""
+    a, b, per_deal, totals = p.get("a"), p.get("b"), p.get("per_deal"), p.get("totals")
+    need(a in policies and b in policies and a != b and policies.index(a) < policies.index(b),
+         f"'a' and 'b' must be two policies of 'policies', in its order, got {a!r}, {b!r}")
+    need(isinstance(per_deal, list) and len(per_deal) == deals and all(_is_number(v) for v in per_deal),
+         f"'per_deal' must hold {deals} finite numbers (one per deal)")
+    big = max(per_deal, key=abs)
+    need(abs(big) <= HAND_LIMIT, f"'per_deal' holds {big!r}: a hand pays at most {HAND_LIMIT:g} in size")
+    mean = float(np.mean(per_deal))
+    need("mean" not in p or (_is_number(p["mean"]) and abs(p["mean"] - mean) <= SLACK),
+         f"'mean' {p.get('mean')!r} is not the mean of 'per_deal' ({mean!r})")
+    hands = 2 * NUM_SEATS * deals
+    keys = {"hands", "settlement", *RATES, *own}
+    need(isinstance(totals, dict) and set(totals) == {a, b},
+         f"'totals' must give the sums of {a} and of {b}, nothing else")
+    for name, sign in ((a, 1.0), (b, -1.0)):
+        t = totals[name]
+        at = f"'totals' of {name}"
+        need(isinstance(t, dict) and set(t) == keys, f"{at} must name exactly {', '.join(sorted(keys))}")
+        need(_is_int(t["hands"]) and t["hands"] == hands, f"{at}: 'hands' must be {hands} (2 seats x 4 rotations "
+             f"x {deals} deals), got {t['hands']!r}")
+        need(all(_is_number(v) for v in t.values()), f"{at}: every sum must be a finite number")
+        for key in keys - {"hands", "settlement"}:
+            most = hands if key in RATES else hands * COUNTS_PER_HAND
+            need(float(t[key]).is_integer() and 0 <= t[key] <= most,
+                 f"{at}: '{key}' must be a whole count in 0..{most}, got {t[key]!r}")
+        paid = sign * hands / deals * math.fsum(per_deal)  # each deal's value is the mean of 8 hands
+        need(abs(t["settlement"] - paid) <= SLACK * hands,
+             f"{at}: 'settlement' {t['settlement']!r} is not what 'per_deal' adds up to ({paid:.6g})")
+    faults = p.get("faults", {})
+    need(isinstance(faults, dict) and set(faults) <= {a, b}, f"'faults' must map {a} and/or {b} to fault counts")
+    if faults:
+        from cnmahjong.agents.bot import FAULTS  # what a bot's ``faults()`` counts, where one played
+
+        kinds = ("decisions", *FAULTS, "restarts")
+    for name, counts in faults.items():
+        at = f"'faults' of {name}"
+        need(isinstance(counts, dict) and set(counts) <= set(kinds), f"{at} must count only {', '.join(kinds)}")
+        need(all(_is_int(c) and c >= 0 for c in counts.values()), f"{at}: counts must be non-negative integers")
+        played = sum(counts.get(kind, 0) for kind in FAULTS)
+        need(played <= counts.get("decisions", 0),
+             f"{at}: {played} faults is more than its {counts.get('decisions', 0)} decisions")
+    return Pair(a, b, [float(v) for v in per_deal], totals, faults)
+
+
+def _disagreement(stated: Any, computed: Any, at: str) -> str | None:
+    """Where a stated part of a league file differs from the one computed (numbers within
+    ``SLACK``), as ``'table[0].rating' is 31.5, the pairings give 1.1``; None where they agree."""
+    if isinstance(computed, dict):
+        if not isinstance(stated, dict) or set(stated) != set(computed):
+            return f"'{at}' must name {', '.join(sorted(computed))}"
+        return next((d for k in computed if (d := _disagreement(stated[k], computed[k], f"{at}.{k}"))), None)
+    if isinstance(computed, list):
+        if not isinstance(stated, list) or len(stated) != len(computed):
+            return f"'{at}' must hold {len(computed)} entries"
+        return next((d for i, (s, c) in enumerate(zip(stated, computed, strict=True))
+                     if (d := _disagreement(s, c, f"{at}[{i}]"))), None)
+    if _is_number(computed) and _is_number(stated) and abs(stated - computed) <= SLACK:
+        return None
+    if type(stated) is type(computed) and stated == computed:
+        return None
+    return f"'{at}' is {stated!r}, the pairings give {computed!r}"
