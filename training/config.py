@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import ipaddress
 import math
+import os
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -46,6 +49,8 @@ POSITIVE = Range(0, low_open=True)
 AT_LEAST_1 = Range(1)
 NON_NEGATIVE = Range(0)
 UNIT = Range(0, 1)
+WEIGHT = Range(0, 1e6)
+"""A relative weight (of a kind of hand, say): bounded so that a sum of them stays finite."""
 
 
 def hp(default: Any = dataclasses.MISSING, *, factory: Callable[[], Any] | None = None, within: Range | None = None,
@@ -77,8 +82,68 @@ def rule_presets() -> list[str]:
 
 
 def layer_widths(key: str, value: list[Any]) -> None:
-    if not value or not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in value):
-        raise ConfigError(f"bad value {value!r} for {key!r}: a non-empty list of layer widths, each an integer ≥ 1")
+    """Hidden layers within the checkpoint loader's limits (``networks.MAX_LAYERS`` and
+    ``MAX_WIDTH``, their one home): a trainer never makes a model its own loader refuses."""
+    from cnmahjong.envs.integrations.networks import MAX_LAYERS, MAX_WIDTH
+
+    if not 1 <= len(value) <= MAX_LAYERS or not all(type(w) is int and 1 <= w <= MAX_WIDTH for w in value):
+        raise ConfigError(f"bad value {value!r} for {key!r}: a list of 1 to {MAX_LAYERS} layer widths, "
+                          f"each an integer 1..{MAX_WIDTH} (what a checkpoint may describe)")
+
+
+def run_folder(key: str, value: str) -> None:
+    """A folder the run can make or write into: not a file, nor below one."""
+    path = Path(value or ".")
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"bad value {value!r} for {key!r}: it is a file, not a folder: give a folder for the run")
+    parent = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    if not parent.is_dir():
+        raise ConfigError(f"bad value {value!r} for {key!r}: {str(parent)!r} is a file, so no folder can be made "
+                          f"below it: give a folder for the run")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"bad value {value!r} for {key!r}: {str(parent)!r} is not writable")
+
+
+_HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*", re.ASCII)
+_PORT = re.compile(r"[0-9]{1,5}", re.ASCII)
+
+
+def _host_ok(host: str) -> bool:
+    """An IPv4 literal, a bracketed IPv6 literal or an ASCII host name (no scheme, path or user)."""
+    if host.startswith("[") and host.endswith("]"):
+        return ip_literal_ok(host[1:-1], version=6)
+    if re.fullmatch(r"[0-9.]+", host, re.ASCII):
+        return ip_literal_ok(host, version=4)
+    return _HOSTNAME.fullmatch(host) is not None
+
+
+def ip_literal_ok(text: str, version: int | None = None) -> bool:
+    """An IP address literal (ASCII digits only) that names one host: not 0.0.0.0, ::, nor multicast."""
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return text.isascii() and (version is None or ip.version == version) and not ip.is_unspecified \
+        and not ip.is_multicast
+
+
+def ray_address(key: str, value: str) -> None:
+    """``local``, ``auto`` or ``HOST:PORT`` (a cluster's head, as ``ray start --head`` prints it):
+    ASCII digits, a host name or an IP literal, no URL."""
+    host, _, port = value.rpartition(":")
+    if value in ("local", "auto") or (_host_ok(host) and _PORT.fullmatch(port) and 0 < int(port) < 65536):
+        return
+    raise ConfigError(f"bad value {value!r} for {key!r}: allowed 'local' (a Ray of its own on this machine), "
+                      f"'auto' (the cluster this machine's node is in) or HOST:PORT (a cluster's head: a host "
+                      f"name or IP address, a port 1..65535 in ASCII digits; no URL)")
+
+
+def node_ip(key: str, value: str) -> None:
+    """This machine's node address in a Ray cluster: an IP address literal."""
+    if not ip_literal_ok(value):
+        raise ConfigError(f"bad value {value!r} for {key!r}: an IP address literal of this machine "
+                          f"(such as 127.0.0.1 or 10.0.0.5; not a host name, 0.0.0.0 or a multicast address)")
 
 
 def policy_names(key: str, value: list[Any]) -> None:
@@ -136,11 +201,31 @@ def _check(key: str, value: Any, hint: Any, meta: Mapping[str, Any]) -> Any:
     if isinstance(value, bool) and bool not in classes or not isinstance(value, classes):
         raise ConfigError(f"bad value {value!r} for {key!r}: expected {_type_name(classes)}"
                           + (f" with {rng}" if rng else ""))
+    if isinstance(value, list):
+        value = _check_items(key, value, hint)
     if rng is not None and not rng.ok(value):
         raise ConfigError(f"bad value {value!r} for {key!r}: allowed {rng}")
     if meta.get("check") is not None:
         meta["check"](key, value)
     return value
+
+
+def _check_items(key: str, value: list[Any], hint: Any) -> list[Any]:
+    """A list field's items, each of the type its hint names (``list[str]``: every item a string)."""
+    members = typing.get_args(hint) if typing.get_origin(hint) in (types.UnionType, typing.Union) else (hint,)
+    item = next((typing.get_args(m)[0] for m in members if typing.get_origin(m) is list and typing.get_args(m)),
+                None)
+    if item is None:
+        return value
+    out = []
+    for x in value:
+        if item is float and type(x) is int:
+            x = float(x)
+        if type(x) is bool and item is not bool or not isinstance(x, item):
+            raise ConfigError(f"bad value {value!r} for {key!r}: expected a list of {_type_name((item,))}s, "
+                              f"got {x!r} ({type(x).__name__})")
+        out.append(x)
+    return out
 
 
 def validate(raw: dict[str, Any]) -> dict[str, Any]:

@@ -7,18 +7,29 @@ exists once (``selfplay_ppo.RolloutWorker``) and a backend only moves commands a
 a worker returns is tagged with where it ran (``node``, ``host``, ``pid``): the trainer's log shows
 which node collected what.
 
-Ray is imported only by ``RayWorkers``: the process backend never loads it.
+A worker that fails ends the run with its own error: the process backend sends the worker's
+exception back over its pipe (``WorkerFailure``) and names the exit code of one that died
+without a word; Ray raises the actor's error itself.
+
+Ray is imported only by ``RayWorkers`` and ``find_ray_head``: the process backend never loads it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
+import signal
 import socket
+import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 LOOPBACK = "127.0.0.1"
+PROBE_SECONDS = 5.0
+"""How long ``find_ray_head`` waits for each of a TCP connection and Ray's answer (Ray's own
+connect retries for many minutes before it gives up)."""
 
 
 class Backend(Protocol):
@@ -48,11 +59,40 @@ class WorkerHost:
         return {**self.worker.run(cmd, steps, weights, snapshots), **self.where}
 
 
+@dataclass(frozen=True)
+class WorkerFailure:
+    """What a worker process sends instead of a rollout when it fails: its exception, as text."""
+
+    kind: str
+    message: str
+    traceback: str
+
+    def error(self, index: int, pid: int | None) -> RuntimeError:
+        """The learner's error: the worker, its exception and (as a note) its traceback."""
+        err = RuntimeError(f"rollout worker {index} (pid {pid}) failed: {self.kind}: {self.message}")
+        err.add_note(f"the worker's traceback:\n{self.traceback.rstrip()}")
+        return err
+
+
 def _serve(conn: Any, factory: Callable[..., Any], fargs: Sequence[Any]) -> None:
-    """A worker process: commands in, rollouts out, until ``None``."""
-    host = WorkerHost(factory, fargs)
-    while (msg := conn.recv()) is not None:
-        conn.send(host.run(**msg))
+    """A worker process: commands in, rollouts out, until ``None``; a failure is sent back
+    (``WorkerFailure``) and ends the worker."""
+    try:
+        host = WorkerHost(factory, fargs)
+        while (msg := conn.recv()) is not None:
+            conn.send(host.run(**msg))
+    except Exception as e:  # the learner shows it: this process's stderr may be lost
+        with contextlib.suppress(OSError):
+            conn.send(WorkerFailure(type(e).__name__, str(e), traceback.format_exc()))
+
+
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "still running but its pipe is closed"
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"exit code {code}"
 
 
 class ProcessWorkers:
@@ -72,21 +112,45 @@ class ProcessWorkers:
 
     def collect(self, cmd: str, steps: int, weights: dict | None, snapshots: list | None) -> list[dict[str, Any]]:
         msg = {"cmd": cmd, "steps": steps, "weights": weights, "snapshots": snapshots}
-        try:
-            for c in self.conns:
+        for i, c in enumerate(self.conns):
+            try:
                 c.send(msg)
-            return [c.recv() for c in self.conns]
-        except (EOFError, BrokenPipeError, ConnectionResetError):
-            raise RuntimeError("a rollout worker died (its traceback is printed above)") from None
+            except OSError:  # the worker is gone: what it sent before, or how it ended
+                raise self._failure(i) from None
+        return [self._answer(i) for i in range(len(self.conns))]
+
+    def _answer(self, i: int) -> dict[str, Any]:
+        try:
+            reply = self.conns[i].recv()
+        except (EOFError, OSError):
+            raise self._failure(i) from None
+        if isinstance(reply, WorkerFailure):
+            raise reply.error(i, self.procs[i].pid)
+        return reply
+
+    def _failure(self, i: int) -> RuntimeError:
+        """Why worker ``i`` stopped: the exception it sent, else its exit code or signal."""
+        conn, proc = self.conns[i], self.procs[i]
+        with contextlib.suppress(EOFError, OSError):
+            while conn.poll(0):
+                reply = conn.recv()
+                if isinstance(reply, WorkerFailure):
+                    return reply.error(i, proc.pid)
+        proc.join(timeout=10)
+        return RuntimeError(f"rollout worker {i} (pid {proc.pid}) died without a word: {_exit_text(proc.exitcode)}")
 
     def close(self) -> None:
+        """Ask every worker to stop, then end any that does not; never raises over the run's own error."""
         for c, p in zip(self.conns, self.procs, strict=True):
             if p.is_alive():
-                c.send(None)
-        for p in self.procs:
+                with contextlib.suppress(OSError):
+                    c.send(None)
+        for c, p in zip(self.conns, self.procs, strict=True):
             p.join(timeout=10)
             if p.is_alive():
                 p.terminate()
+                p.join(timeout=5)
+            c.close()
 
 
 def loopback_ray() -> None:
@@ -108,13 +172,49 @@ def connect_ray(address: str, node_ip: str | None, cpus: int) -> bool:
 
     if ray.is_initialized():
         return False
-    if node_ip in (LOOPBACK, "localhost") or (address == "local" and node_ip is None):
+    if node_ip == LOOPBACK or (address == "local" and node_ip is None):
         loopback_ray()
     if address == "local":
         ray.init(num_cpus=cpus, include_dashboard=False, _node_ip_address=node_ip or LOOPBACK)
     else:  # the driver joins the cluster through the node on this machine registered as node_ip
         ray.init(address=address, _node_ip_address=node_ip)
     return True
+
+
+def find_ray_head(address: str, seconds: float = PROBE_SECONDS) -> str:
+    """The head (GCS) address that ``address`` (``auto`` or ``HOST:PORT``) names, once a Ray head
+    answered there within ``seconds``; ``ConnectionError`` saying what was found otherwise
+    (nothing listening, or something that is not Ray). ``auto`` is what ``ray.init`` reads:
+    ``RAY_ADDRESS``, else the cluster ``ray start`` last made on this machine."""
+    import grpc
+    from ray._private import services
+    from ray._private.grpc_utils import init_grpc_channel
+    from ray.core.generated.gcs_service_pb2 import GetClusterIdRequest
+    from ray.core.generated.gcs_service_pb2_grpc import NodeInfoGcsServiceStub
+
+    head = address
+    if address == "auto":
+        try:
+            head = services.canonicalize_bootstrap_address_or_die(address)
+        except Exception as e:  # ConnectionError (none found) or ValueError (a malformed RAY_ADDRESS)
+            raise ConnectionError(f"no Ray cluster found for 'auto': {e}") from None
+    host, _, port = head.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except (OSError, ValueError) as e:
+        raise ConnectionError(f"nothing answers at {head} ({getattr(e, 'strerror', None) or e}): "
+                              f"is the cluster's head running (ray start --head)?") from None
+    channel = init_grpc_channel(head)
+    try:
+        reply = NodeInfoGcsServiceStub(channel).GetClusterId(GetClusterIdRequest(), timeout=seconds)
+    except grpc.RpcError as e:
+        raise ConnectionError(f"{head} accepts connections but does not answer as a Ray head within {seconds:g} s "
+                              f"({e.code().name}): is that the port `ray start --head` printed?") from None
+    finally:
+        channel.close()
+    if not reply.cluster_id:
+        raise ConnectionError(f"{head} answered without a Ray cluster id: not a Ray head")
+    return head
 
 
 class RayWorkers:

@@ -53,7 +53,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from cnmahjong.envs.core.ruleset import encoding_of, ruleset_of_preset
+from cnmahjong.envs.core.ruleset import encoder_names, encoding_of, ruleset_of_preset
 from cnmahjong.envs.integrations.networks import ActorCritic, cpu_weights, load_actor_critic, save_actor_critic
 from cnmahjong.envs.vector import VectorEnv
 from cnmahjong.training.config import (
@@ -61,24 +61,19 @@ from cnmahjong.training.config import (
     NON_NEGATIVE,
     POSITIVE,
     UNIT,
+    WEIGHT,
     ConfigError,
     Range,
     default_rules,
     hp,
     layer_widths,
+    node_ip,
     parse,
+    ray_address,
     rule_presets,
+    run_folder,
 )
-from cnmahjong.training.rollout_backends import Backend, ProcessWorkers, RayWorkers
-
-
-def ray_address(key: str, value: str) -> None:
-    """``local``, ``auto`` or ``HOST:PORT`` (a cluster's head, as ``ray start --head`` prints it)."""
-    host, _, port = value.rpartition(":")
-    if value in ("local", "auto") or (host and port.isdigit() and 0 < int(port) < 65536):
-        return
-    raise ConfigError(f"bad value {value!r} for {key!r}: allowed 'local' (a Ray of its own on this machine), "
-                      f"'auto' (the cluster this machine's node is in) or HOST:PORT (a cluster's head)")
+from cnmahjong.training.rollout_backends import Backend, ProcessWorkers, RayWorkers, find_ray_head
 
 
 @dataclass(frozen=True)
@@ -86,7 +81,7 @@ class Args:
     """The hyper-parameters (a config's keys), their defaults and what is allowed."""
 
     algo: str = hp("selfplay_ppo", choices=("selfplay_ppo",))
-    run_dir: str = hp("runs/train")
+    run_dir: str = hp("runs/train", check=run_folder)
     rules: str = hp(factory=default_rules, choices=rule_presets)  # a preset of any registered ruleset
     encoder: str | None = hp(None)  # one of the ruleset's observation encoders by name (None: its first)
     seed: int = hp(0, within=NON_NEGATIVE)
@@ -102,18 +97,18 @@ class Args:
     num_workers: int = hp(2, within=AT_LEAST_1)  # rollout workers, one per core
     backend: str = hp("processes", choices=("processes", "ray"))  # where they run: local processes or Ray actors
     address: str = hp("local", check=ray_address)  # backend ray: local (a Ray of its own), auto or HOST:PORT
-    node_ip_address: str | None = hp(None)  # backend ray: this machine's node address (None: Ray's own pick;
-    #                                         127.0.0.1 for a local Ray)
+    node_ip_address: str | None = hp(None, check=node_ip)  # backend ray: this machine's node, an IP address
+    #                                                        (None: Ray's own pick; 127.0.0.1 for a local Ray)
     tables_per_worker: int = hp(64, within=AT_LEAST_1)  # VectorEnv tables per worker: rows of one forward pass
     steps_per_rollout: int = hp(32, within=AT_LEAST_1)  # vector steps per worker between updates
     reward_scale: float = hp(10.0, within=POSITIVE)  # settlements are divided by this
     # -- who sits at the table: hand kinds drawn by weight
-    selfplay_weight: float = hp(1.0, within=NON_NEGATIVE)  # the learner at all four seats
-    greedy_weight: float = hp(0.0, within=NON_NEGATIVE)  # learner_seats learner seats against GreedyAgent
-    expert_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against ExpertAgent
-    random_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against uniformly random play
-    snapshot_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against a frozen snapshot of the learner
-    checkpoint_weight: float = hp(0.0, within=NON_NEGATIVE)  # ... against one of opponent_checkpoints
+    selfplay_weight: float = hp(1.0, within=WEIGHT)  # the learner at all four seats
+    greedy_weight: float = hp(0.0, within=WEIGHT)  # learner_seats learner seats against GreedyAgent
+    expert_weight: float = hp(0.0, within=WEIGHT)  # ... against ExpertAgent
+    random_weight: float = hp(0.0, within=WEIGHT)  # ... against uniformly random play
+    snapshot_weight: float = hp(0.0, within=WEIGHT)  # ... against a frozen snapshot of the learner
+    checkpoint_weight: float = hp(0.0, within=WEIGHT)  # ... against one of opponent_checkpoints
     opponent_checkpoints: list[str] = hp(factory=list)  # fixed opponents: .pt paths or pretrained-NAME
     learner_seats: int = hp(1, within=Range(1, 3))
     snapshot_every_updates: int = hp(10, within=AT_LEAST_1)
@@ -136,14 +131,13 @@ class Args:
     checkpoint_every_updates: int = hp(20, within=AT_LEAST_1)
 
     def check(self) -> None:
-        """Some kind of hand is played; the checkpoint to start from exists; CUDA is there if asked for."""
+        """The rules between fields, and what lies outside the config, all before the run folder
+        is made: some kind of hand is played; every checkpoint loads (weights only, as the run
+        will load it) and reads the learner's observations; CUDA is there if asked for; a Ray
+        cluster named by ``address`` answers."""
         if sum(w for _, w in self.hand_kinds()) <= 0:
             raise ConfigError(f"{', '.join(repr(k + '_weight') for k, _ in self.hand_kinds())} are all 0: "
                               "at least one kind of hand must be played")
-        if self.init_checkpoint is not None:
-            checkpoint_file(self.init_checkpoint, "init_checkpoint")
-        for p in self.opponent_checkpoints:
-            checkpoint_file(p, "opponent_checkpoints")
         if self.checkpoint_weight and not self.opponent_checkpoints:
             raise ConfigError("'checkpoint_weight' is above 0 but 'opponent_checkpoints' is empty: name the files")
         rs = ruleset_of_preset(self.rules)
@@ -164,6 +158,19 @@ class Args:
         if self.backend == "processes" and (self.address != "local" or self.node_ip_address is not None):
             raise ConfigError("'address' and 'node_ip_address' are for 'backend: ray': the process backend "
                               "runs its workers on this machine")
+        if self.init_checkpoint is not None:
+            load_checkpoint(self.init_checkpoint, "init_checkpoint", self.learner_encoder())
+        for p in self.opponent_checkpoints:
+            load_checkpoint(p, "opponent_checkpoints", self.learner_encoder())
+        if self.backend == "ray" and self.address != "local":
+            try:
+                find_ray_head(self.address)
+            except ConnectionError as e:
+                raise ConfigError(f"bad value {self.address!r} for 'address': {e}") from None
+
+    def learner_encoder(self) -> str:
+        """The encoder whose observations the learner reads (``encoder``, else the rules' first)."""
+        return self.encoder or ruleset_of_preset(self.rules).encoder_name
 
     def hand_kinds(self) -> list[tuple[str, float]]:
         """The kinds of hand and their weights, in ``_draw_roles``'s order."""
@@ -185,6 +192,21 @@ def checkpoint_file(name: str, key: str) -> Path:
     if not Path(name).is_file():
         raise ConfigError(f"bad value {name!r} for {key!r}: no such file (a .pt path or pretrained-NAME)")
     return Path(name)
+
+
+def load_checkpoint(name: str, key: str, encoder: str, device: str = "cpu") -> ActorCritic:
+    """A config's checkpoint loaded as every use of it loads it (weights only: no code runs),
+    reading ``encoder``'s observations; a file that does not load, or one of other rules, is a
+    ``ConfigError`` naming the key."""
+    try:
+        net = load_actor_critic(str(checkpoint_file(name, key)), device)
+    except ValueError as e:
+        raise ConfigError(f"bad value {name!r} for {key!r}: {e}") from None
+    if net.encoder != encoder:
+        names = encoder_names()
+        raise ConfigError(f"bad value {name!r} for {key!r}: it reads encoder {net.encoder!r} ({names[net.encoder]}) "
+                          f"observations, the learner {encoder!r} ({names[encoder]})")
+    return net
 
 
 LEARNER, GREEDY, EXPERT, RANDOM = 0, 1, 2, 3  # seat roles; network k (checkpoints, then snapshots): NETS + k
@@ -333,12 +355,7 @@ class RolloutWorker:
                                      encoder=args.encoder, defer_early_payments=True)
         self.enc = enc = venv.encoding
         self.net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
-        self.fixed = [load_actor_critic(checkpoint_file(p, "opponent_checkpoints"), "cpu")
-                      for p in args.opponent_checkpoints]
-        for f, p in zip(self.fixed, args.opponent_checkpoints, strict=True):
-            if f.encoder != enc.name:
-                raise ValueError(f"opponent checkpoint {p!r} reads {f.encoder!r} observations, "
-                                 f"the learner {enc.name!r}")
+        self.fixed = [load_checkpoint(p, "opponent_checkpoints", enc.name) for p in args.opponent_checkpoints]
         self.snapshots: list[ActorCritic] = []
         self.rule_players = {GREEDY: GreedyAgent(rs)}
         if rs.expert is not None:
@@ -582,19 +599,14 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     device = args.device if args.device != "auto" else "cuda" if torch.cuda.is_available() else "cpu"
-    run_dir = Path(args.run_dir)
-    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     if args.init_checkpoint:
-        net = load_actor_critic(checkpoint_file(args.init_checkpoint, "init_checkpoint"), device)
+        net = load_checkpoint(args.init_checkpoint, "init_checkpoint", args.learner_encoder(), device)
         net.train()
     else:
-        encoder = args.encoder or ruleset_of_preset(args.rules).encoder_name
-        net = ActorCritic(args.net_arch, args.arch, encoder=encoder).to(device)
-    wanted = args.encoder or ruleset_of_preset(args.rules).encoder_name
-    if net.encoder != wanted:
-        raise ValueError(f"init_checkpoint {args.init_checkpoint!r} was trained on {net.encoder!r}, "
-                         f"rules {args.rules!r} use {wanted!r}")
+        net = ActorCritic(args.net_arch, args.arch, encoder=args.learner_encoder()).to(device)
     args = replace(args, net_arch=list(net.net_arch), arch=net.arch, encoder=net.encoder)
+    run_dir = Path(args.run_dir)  # made once everything above has been checked
+    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     start = time.time()
     deadline = None if args.max_minutes is None else start + 60 * args.max_minutes
