@@ -19,9 +19,15 @@ from typing import Any
 from cnmahjong.envs.core.engine import DONE, ReplayMismatchError
 from cnmahjong.envs.core.ruleset import Ruleset, ruleset_of_events, rulesets
 from cnmahjong.envs.core.tiles import from_counts, name
+from cnmahjong.training.files import read_bounded
 
 __all__ = ["ReplayMismatchError", "event_text", "hand_frames", "hides_kong", "load_hand", "ruleset_of_game",
            "snapshot"]
+
+
+MAX_BYTES = 16 << 20
+"""The largest events file the viewer reads (a hand's log with its annotations is well under 1 MiB):
+more, ``/dev/zero`` say, is refused with this limit named, not read until memory runs out."""
 
 
 def load_hand(path: str | Path) -> tuple[list[dict[str, Any]], dict[int, Any]]:
@@ -29,10 +35,7 @@ def load_hand(path: str | Path) -> tuple[list[dict[str, Any]], dict[int, Any]]:
     ``{"events": [...], "annotations": {"INDEX": {"top": [[action, p], ...]}}}`` where an index
     is that of an ``act`` event (checkpoint players record their top actions there)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"cannot read the events file {str(p)!r}: {e.strerror or e}") from None
+    text = read_bounded(p, MAX_BYTES, "the events file").decode("utf-8")  # a UnicodeDecodeError is a ValueError
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
