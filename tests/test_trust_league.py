@@ -135,7 +135,7 @@ def test_the_cli_refuses_an_edited_file_before_playing_and_leaves_it(tmp_path, c
     path = tmp_path / "league.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     before = path.read_bytes()
-    monkeypatch.setattr(core, "play_pair", lambda *a, **k: pytest.fail("a pairing was played"))
+    monkeypatch.setattr(core, "run_arena", lambda *a, **k: pytest.fail("a pairing was played"))
     with pytest.raises(SystemExit) as exit_:
         cli.main(["--league", str(path), "--policies", "greedy", "--workers", "1"])
     assert exit_.value.code == 2
@@ -186,18 +186,18 @@ def test_two_runs_extending_one_league_lose_no_pairing(small, monkeypatch):
     """Run A adds expert; while it plays, run B adds pretrained and writes the file. A merges B's
     league into its own, plays the one pairing neither played (pretrained / expert), and writes
     all six. Before, A wrote its own league over B's: B's pairings were lost."""
-    real = core.play_pair
+    real = core.run_arena  # what plays each pairing, seated A, B, A, B
     played = []
     by_b: dict = {}
 
-    def play(a, b, *args, **kwargs):
-        played.append((a, b))
+    def play(names, *args, **kwargs):
+        played.append((names[0], names[1]))
         if len(played) == 1:  # run A's first pairing: run B starts and finishes now
             cli.main(["--league", str(small), "--policies", "pretrained", "--workers", "1"])
             by_b.update(json.loads(small.read_text()))
-        return real(a, b, *args, **kwargs)
+        return real(names, *args, **kwargs)
 
-    monkeypatch.setattr(core, "play_pair", play)
+    monkeypatch.setattr(core, "run_arena", play)
     cli.main(["--league", str(small), "--policies", "expert", "--workers", "1"])
     final = League.from_dict(json.loads(small.read_text()))
     assert final.policies == ["random", "greedy", "pretrained", "expert"]
@@ -213,14 +213,14 @@ def test_two_runs_extending_one_league_lose_no_pairing(small, monkeypatch):
 def test_a_league_file_replaced_by_another_set_up_is_not_overwritten(small, tmp_path, monkeypatch, capsys):
     other = tmp_path / "other.json"
     cli.main(["--policies", "random", "greedy", "--deals", "3", "--workers", "1", "--json", str(other)])
-    real = core.play_pair
+    real = core.run_arena
 
     def play(*args, **kwargs):  # while this run plays, another writes a 3-deal league over the file
         if other.exists():
             os.replace(other, small)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(core, "play_pair", play)
+    monkeypatch.setattr(core, "run_arena", play)
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
         cli.main(["--league", str(small), "--policies", "expert", "--workers", "1"])

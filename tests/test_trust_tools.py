@@ -87,7 +87,7 @@ def no_play(monkeypatch):
     def refuse(*args, **kwargs):
         pytest.fail("a deal was played")
     monkeypatch.setattr(arena_cli, "run_arena", refuse)
-    monkeypatch.setattr(league_core, "play_pair", refuse)
+    monkeypatch.setattr(league_core, "run_arena", refuse)
     monkeypatch.setattr(versus, "run_arena", refuse)
 
 
