@@ -72,7 +72,8 @@ class MahjongAECEnv(AECEnv):
                  render_mode: str | None = None, reward_scale: float = 1.0,
                  auto_single_actions: bool = True, hands_per_episode: int = 1,
                  defer_early_payments: bool = True, result_in_infos: bool = False,
-                 infos: str = "numeric", box: bool = False, encoder: str | None = None) -> None:
+                 infos: str = "numeric", box: bool = False, encoder: str | None = None,
+                 departed: str = "remove") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']} or None")
@@ -87,6 +88,10 @@ class MahjongAECEnv(AECEnv):
             raise ValueError("result_in_infos=True adds the result as a JSON string: pass infos='text' with it "
                              "(the default infos='numeric' holds numbers only)")
         self.info_format = infos
+        if departed not in DEPARTED:
+            raise ValueError(f"departed={departed!r}: allowed {DEPARTED}")
+        self.departed = departed
+        """What happens to an agent whose account closed mid-hand: see ``DEPARTED``."""
         self.box = bool_arg(box, "box")
         rs = self.RULESET
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
@@ -164,6 +169,8 @@ class MahjongAECEnv(AECEnv):
             self.match = None
             self.game = rs.new_hand(self.config, self._seed_rng)
         self.agents = self.possible_agents[:]
+        self._leaving: list[str] = []  # agents terminated mid-hand, in settlement order, not yet removed
+        self._resume: str | None = None  # the agent to act once they are removed
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -226,6 +233,52 @@ class MahjongAECEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[next(iter(game.pending))]
             self.infos = self._masked_infos(game.phase) if self.box else self._shared_infos(game.phase)
+            if self.match is None and game.seats_settled:
+                self._terminate_settled(game.seats_settled)
+
+    def _terminate_settled(self, settled: tuple[int, ...]) -> None:
+        """Seats whose account closed mid-hand (``game.seats_settled``: a 血战 winner) end their
+        episode now: terminated, everything held back for them delivered, selected next (in
+        settlement order) for their dead step, which removes them; the others play on."""
+        agents = self.possible_agents
+        new = [agents[s] for s in settled if agents[s] in self.agents and not self.terminations[agents[s]]]
+        if not new:
+            return
+        for a in new:
+            self.terminations[a] = True
+            self._deliver(self.agent_name_mapping[a], self._ledger.decide(0, self.agent_name_mapping[a]))
+        done = self._phase_value("done")
+        self.infos = {a: dict(info) for a, info in self.infos.items()}  # its own dicts: dead steps remove keys
+        for a in new:
+            self.infos[a]["phase"] = done
+        if self.departed == "stay":  # never selected again; removed with the others when the hand ends
+            return
+        if not self._leaving:
+            self._resume = self.agent_selection
+        self._leaving += new
+        self.agent_selection = self._leaving[0]
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's dead step (the agent is removed), with the agents that left mid-hand
+        selected in settlement order and play resuming where it was once they are gone. The action
+        is ignored: None by PettingZoo's convention, but TorchRL's wrapper steps a done agent with
+        the placeholder its policy wrote, and a hand must not stop on that."""
+        agent = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del d[agent]
+        self.agents.remove(agent)
+        if agent in self._leaving:
+            self._leaving.remove(agent)
+        if self._leaving:
+            self.agent_selection = self._leaving[0]
+        elif self._resume is not None and not self.game.done:
+            self.agent_selection, self._resume = self._resume, None
+        else:
+            dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+            if dead:
+                self.agent_selection = dead[0]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
 
     def _phase_value(self, phase: str) -> int | str:
         return phase if self.info_format == "text" else self._phase_code[phase]
@@ -238,12 +291,14 @@ class MahjongAECEnv(AECEnv):
             extra = {"result": ""} if self.result_in_infos else {}
             value = self._phase_value(phase)
             infos = self._phase_infos[phase] = {a: {"phase": value, **extra} for a in self.possible_agents}
+        if len(self.agents) < NUM_SEATS:  # some agents left mid-hand: the live ones only
+            return {a: dict(infos[a]) for a in self.agents}
         return infos
 
     def _masked_infos(self, phase: str) -> dict[str, dict[str, Any]]:
         """``box=True``: each agent's own mask beside the phase, made anew at every step."""
         value = self._phase_value(phase)
-        infos = {a: {"phase": value, "action_mask": self._mask(i)} for i, a in enumerate(self.possible_agents)}
+        infos = {a: {"phase": value, "action_mask": self._mask(self.agent_name_mapping[a])} for a in self.agents}
         if self.result_in_infos:
             for info in infos.values():
                 info["result"] = ""
@@ -276,7 +331,7 @@ class MahjongAECEnv(AECEnv):
         if amount:
             a = self.possible_agents[seat]
             if not self._rewarded:  # this step credited nothing else: start from zero
-                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._rewarded = True
             self.rewards[a] += amount
             self._cumulative_rewards[a] += amount
@@ -294,9 +349,18 @@ class MahjongAECEnv(AECEnv):
         if due is None:
             if self._rewarded:
                 self._rewarded = False
-                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self.rewards = dict.fromkeys(self.agents, 0.0)
             return
-        self.rewards = dict(zip(self.possible_agents, due, strict=True))
+        if len(self.agents) < NUM_SEATS:
+            gone = [s for s, a in enumerate(self.possible_agents) if a not in self.agents and due[s]]
+            if gone:
+                raise RuntimeError(f"seats {gone} were paid after their account closed (they were settled: "
+                                   f"{type(self.game).__name__}.seats_settled must not list a seat that a later "
+                                   f"payment concerns)")
+            due = [due[self.agent_name_mapping[a]] for a in self.agents]
+            self.rewards = dict(zip(self.agents, due, strict=True))
+        else:
+            self.rewards = dict(zip(self.possible_agents, due, strict=True))
         self._rewarded = True
         self._accumulate_rewards()
 
@@ -340,6 +404,13 @@ class MahjongAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
+
+DEPARTED = ("remove", "stay")
+"""``departed=``: an agent whose account closed mid-hand (``game.seats_settled``, a 血战 winner) is
+terminated in that step with everything paid to it, then either selected next for its dead step,
+which removes it from ``agents`` (``"remove"``, PettingZoo's way), or kept in ``agents``, never
+selected again, until the hand ends (``"stay"``: for TorchRL's ``PettingZooWrapper``, which
+observes every possible agent at every step)."""
 
 INFO_FORMATS = ("numeric", "text")
 """``infos=``: numbers only (the phase's index in ``phase_names``), or the phase's name."""

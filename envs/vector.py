@@ -12,7 +12,14 @@ while training:
 
 A batch holds the decisions pending now at every table, ordered by table then
 seat: one row on a turn, several when several seats decide at once (claims on
-a discard, robbing a kong, wins on dropped tiles). Each row is that seat's own
+a discard, robbing a kong, wins on dropped tiles, a blind choice of all four
+seats). The buffers hold ``ruleset.max_to_act`` rows per table (the game class's
+``MAX_TO_ACT``: three for a discard's claimants, four for a four-seat blind window).
+A seat that picks several times in one window (``TableGame._more_picks``) has one
+row per round: every seat of the window answers once per step.
+
+A seat that has left the hand (``game.seats_out``, a 血战 winner) has no rows; what
+is paid to it later (a refund, an end-of-hand check) still arrives in ``rewards``. Each row is that seat's own
 observation (the AEC env's encoder, bit for bit) and mask; the seats of one
 window never see each other's choices, and the engine resolves them by
 priority once all have answered, as in the AEC env.
@@ -61,11 +68,8 @@ import numpy as np
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
+from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.state import state_layout
-
-NUM_SEATS = 4
-MAX_ROWS_PER_TABLE = 3
-"""At most three seats decide at once (the others on one discard)."""
 
 
 @dataclass
@@ -112,7 +116,7 @@ class VectorEnv:
         if hands is not None and not callable(hands):
             raise TypeError(f"hands must be a function table -> game or None, got {type(hands).__name__}")
         self._hands = hands
-        rows = self.num_tables * MAX_ROWS_PER_TABLE
+        rows = self.num_tables * rs.max_to_act  # the ruleset's most seats deciding at once, per table
         self._obs = np.zeros((rows, *enc.shape), dtype=dtype)
         self._mask = np.zeros((rows, rs.num_actions), dtype=np.int8)
         self._table = np.zeros(rows, dtype=np.int64)
@@ -186,10 +190,12 @@ class VectorEnv:
             game = games[t]
             if k == 1:
                 game.step(rows[i][1], acts[i])
-            else:  # one window: answered in the engine's asking order, as the AEC env asks
+            else:  # one window: answered in the engine's asking order, as the AEC env asks, each
+                # answer followed by what it forces (a seat's next pick with one choice), as there
                 chosen = {rows[j][1]: acts[j] for j in range(i, i + k)}
                 for s in list(game.pending):
                     game.step(s, chosen[s])
+                    game.play_forced()
             i += k
             if game.pending:
                 game.play_forced()
@@ -198,6 +204,9 @@ class VectorEnv:
             if defer and not all(decided[t]):  # defer_early_payments: a seat's first decision brings its held payments
                 for j in range(i - k, i):
                     s = rows[j][1]
+                    if not decided[t][s]:
+                        self._rewards[t, s] += ledger.decide(t, s)
+                for s in game.seats_settled:  # a seat whose account closed gets what was held for it now
                     if not decided[t][s]:
                         self._rewards[t, s] += ledger.decide(t, s)
             if game.done:
@@ -263,6 +272,10 @@ class VectorEnv:
                 add_planes(encoder.planes(game, s))
                 add_mask(game.legal_mask(s))
         n = len(rows)
+        if n > len(self._table):
+            raise RuntimeError(f"{n} decisions are pending at {self.num_tables} tables: more than the "
+                               f"{self.ruleset.max_to_act} per table that {self.ruleset.game.__name__}.MAX_TO_ACT "
+                               f"declares (the ruleset must declare the most seats that decide at once)")
         self._rows = rows
         self._groups = groups
         self._legal = b"".join(masks)

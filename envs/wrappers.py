@@ -124,7 +124,8 @@ class SingleAgentEnv(gym.Env):
         info = {"seat": self.seat, "phase": self._phase()}
         if done:
             info["phase"] = "done"
-            info["result"] = self.aec.game.result.to_dict()
+            if self.aec.game.result is not None:  # None when the learner left a hand that goes on
+                info["result"] = self.aec.game.result.to_dict()
         return obs, reward, done, False, info
 
     def _current_mask(self) -> np.ndarray:
@@ -151,7 +152,10 @@ class SingleAgentEnv(gym.Env):
         while True:
             agent = aec.agent_selection
             if aec.terminations[agent]:
-                return reward, True
+                if agent == me:  # the hand ended, or the learner left it with its account closed
+                    return reward, True
+                aec.step(None)  # an opponent that left mid-hand: its dead step, and play goes on
+                continue
             if agent == me:
                 return reward, False
             seat = aec.agent_name_mapping[agent]

@@ -137,7 +137,12 @@ def test_pool_config_errors_name_the_key(change, fragment):
 def test_a_ruleset_without_an_expert_is_refused_naming_those_with_one():
     from dataclasses import replace
 
-    bare = replace(get_ruleset("changsha"), name="bare", expert=None)
+    changsha = get_ruleset("changsha")
+
+    class BareGame(changsha.game):  # the name is the game class's fact
+        RULESET = "bare"
+
+    bare = replace(changsha, game=BareGame, players=replace(changsha.players, expert=None))
     with pytest.raises(ValueError, match=r"the bare ruleset has no expert player .*\['changsha', 'hangzhou'\]"):
         ExpertAgent(bare)
     assert GreedyAgent(bare).ruleset is bare

@@ -39,11 +39,11 @@ from cnmahjong.envs.core.checks import int_arg, sequence_arg
 from cnmahjong.envs.core.engine import (
     DONE,
     NUM_SEATS,
+    ClaimWindow,
     IllegalActionError,
     Match,
     ReplayMismatchError,
     TableGame,
-    Window,
 )
 from cnmahjong.envs.core.engine import OTHERS as _OTHERS
 from cnmahjong.envs.core.engine import count_hands as _count_hands
@@ -82,12 +82,16 @@ _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
 
 
-@dataclass
-class _Window(Window):
+class _Window(ClaimWindow):
     """A simultaneous decision (§5): CLAIM, ROB, KONG_DISCARD or HAIDI_DISCARD."""
 
-    wins: dict[int, tuple[int, Win]]  # seat -> (tile, best win) when HU is offered
-    louhu: dict[int, int]  # seat -> kinds (bitmask) barred if the seat passes HU
+    __slots__ = ("wins", "louhu")
+
+    def __init__(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
+                 wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
+        super().__init__(kind, tiles, payer, options)
+        self.wins = wins  # seat -> (tile, best win) when HU is offered
+        self.louhu = louhu  # seat -> kinds (bitmask) barred if the seat passes HU
 
 
 @dataclass
@@ -111,7 +115,6 @@ class ChangshaGame(TableGame):
     ACTIONS = A
     NUM_KINDS = NUM_SUITED_KINDS
     CONFIG = RuleConfig
-    DEFAULT_PRESET = "mainstream"
     WALL_SIZE = WALL_SIZE
     NO_HONOURS = "Changsha has no honour tiles (kinds 0..26 only)"
     SCENARIO_KEYS = ("dice",)
@@ -486,34 +489,43 @@ class ChangshaGame(TableGame):
         dihu = self._dihu and d == self.dealer
         self._dihu = False
         kong_ok = not hu_only and self._kong_wall_ok()
-        louhu, locked = self.louhu, self.locked
         for s in _OTHERS[d]:
-            h = hands[s]
-            n = h[t]
-            acts = []
-            if self._wait(s) >> t & 1 and not louhu[s] >> t & 1:
-                win = self._win_with(s, t, WinContext(dihu=True) if dihu else _ON_DISCARD)
-                if win is not None:
-                    acts.append(A.HU)
-                    wins[s] = (t, win)
-            if not hu_only and not locked[s]:
-                if s == nxt:
-                    acts += _chis(h, t)
-                if n >= 2:
-                    acts.append(A.PENG)
-            if n == 3 and kong_ok:
-                if not locked[s]:
-                    acts.append(A.BUZHANG_CLAIM)
-                if self._ready_after_kong(s, t, 3, True):
-                    acts.append(A.KAIGANG_CLAIM)
+            acts, win = self._claim_offer(s, d, t, dihu, hu_only, kong_ok)
+            if win is not None:
+                wins[s] = (t, win)
             if acts:
-                acts.append(A.PASS)
-                acts.sort()
                 options[s] = acts
         if not options:
             self._draw(nxt)
             return
         self._open_claims_window(CLAIM, [t], d, options, wins, {s: 1 << t for s in wins})
+
+    def _claim_offer(self, s: int, d: int, t: int, dihu: bool, hu_only: bool,
+                     kong_ok: bool) -> tuple[list[int], Win | None]:
+        """Seat ``s``'s claims on discard ``t`` of seat ``d`` (empty: none) and the win it offers."""
+        h = self.hands[s]
+        n = h[t]
+        acts = []
+        win = None
+        if self._wait(s) >> t & 1 and not self.louhu[s] >> t & 1:
+            win = self._win_with(s, t, WinContext(dihu=True) if dihu else _ON_DISCARD)
+            if win is not None:
+                acts.append(A.HU)
+        locked = self.locked[s]
+        if not hu_only and not locked:
+            if s == _OTHERS[d][0]:
+                acts += _chis(h, t)
+            if n >= 2:
+                acts.append(A.PENG)
+        if n == 3 and kong_ok:
+            if not locked:
+                acts.append(A.BUZHANG_CLAIM)
+            if self._ready_after_kong(s, t, 3, True):
+                acts.append(A.KAIGANG_CLAIM)
+        if acts:
+            acts.append(A.PASS)
+            acts.sort()
+        return acts, win
 
     def _open_claims_window(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
                             wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
@@ -599,17 +611,21 @@ class ChangshaGame(TableGame):
         louhu: dict[int, int] = {}
         for i in (1, 2, 3):
             s = (payer + i) % NUM_SEATS
-            barred = 0 if s in exempt else self.louhu[s]
-            hits = [t for t in tiles if not barred >> t & 1
-                    and self._win_with(s, t, ctx_for(1)) is not None]
-            if not hits:
-                continue
-            ctx = ctx_for(len(hits))
-            best = max(((t, self._win_with(s, t, ctx)) for t in hits), key=lambda tw: tw[1].he)
-            wins[s] = best  # type: ignore[assignment]
-            options[s] = [A.HU, A.PASS]
-            louhu[s] = sum(1 << t for t in set(hits))
+            offer = self._hu_offer(s, tiles, ctx_for, 0 if s in exempt else self.louhu[s])
+            if offer is not None:
+                wins[s], louhu[s] = offer
+                options[s] = [A.HU, A.PASS]
         return options, wins, louhu
+
+    def _hu_offer(self, s: int, tiles: list[int], ctx_for: Any, barred: int) -> tuple[tuple[int, Win], int] | None:
+        """Seat ``s``'s best win on one of ``tiles`` (none of the kinds in the ``barred`` bitmask)
+        and the kinds it would win on, or None."""
+        hits = [t for t in tiles if not barred >> t & 1 and self._win_with(s, t, ctx_for(1)) is not None]
+        if not hits:
+            return None
+        ctx = ctx_for(len(hits))
+        best = max(((t, self._win_with(s, t, ctx)) for t in hits), key=lambda tw: tw[1].he)
+        return best, sum(1 << t for t in set(hits))  # type: ignore[return-value]
 
     # ------------------------------------------------------------ 开杠 §6.3
     def _start_kaigang(self, k: _Kong) -> None:
@@ -648,6 +664,16 @@ class ChangshaGame(TableGame):
         self.revealed = list(k.drawn)
         self.events.append({"type": "kong_draw", "seat": s, "tiles": list(k.drawn), "total": k.total})
         self.louhu[s] = 0
+        acts = self._kong_draw_options(k)
+        if acts:
+            self._ask(KONG_DRAW, {s: sorted(acts + [A.PASS])})
+        else:
+            self._kong_discard(k)
+
+    def _kong_draw_options(self, k: _Kong) -> list[int]:
+        """What the kong's seat may do with its drawn tiles: 杠上开花 (setting ``_turn_win`` and
+        ``last_tile``) and 开杠 again; empty when neither."""
+        s = k.seat
         hits = [t for t in k.drawn if self._win_with(s, t, _KAIHUA[1]) is not None]
         acts = []
         self._turn_win = None
@@ -667,10 +693,7 @@ class ChangshaGame(TableGame):
                         and self._ready_after_kong(s, t, 0, False)
                 if ok:
                     acts.append(A.kaigang(t))
-        if acts:
-            self._ask(KONG_DRAW, {s: sorted(acts + [A.PASS])})
-        else:
-            self._kong_discard(k)
+        return acts
 
     def _step_kong_draw(self, s: int, action: int) -> None:
         k = self._kong
@@ -812,6 +835,101 @@ class ChangshaGame(TableGame):
             if seat is not None:
                 return seat
         return self.turn  # the wall emptied by a kong draw: the seat that would have drawn
+
+    # ------------------------------------------- worlds (cnmahjong.envs.core.worlds)
+    def _world_face_up(self) -> list[int]:
+        """Tiles face up outside hands, melds and rivers: 开杠 draws and the 海底 tile."""
+        return self.revealed
+
+    def _world_shown(self, s: int) -> bytearray:
+        """Seat ``s``'s tiles shown by opening wins (§3.2), still in its hand."""
+        return self.shown[s]
+
+    def _world_forget(self, seat: int, rng: Any) -> None:
+        """The hidden tiles were drawn afresh: future dice come from ``rng``; the wait cache, the
+        other seats' 漏胡 and the seats still to declare opening wins followed from the old hands."""
+        self._rng = random.Random(int(rng.integers(2**63)))
+        self._dice = deque()
+        self._ahead = None
+        self._waits = [None] * NUM_SEATS
+        for s in _OTHERS[seat]:
+            self.louhu[s] = 0
+        queue = self._opening_queue
+        if self.phase == OPENING and queue:
+            order = [(self.dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+            self._opening_queue = [queue[0]] + [s for s in order[order.index(queue[0]) + 1:] if self._declarable(s)]
+
+    def _world_offer(self, w: _Window, s: int) -> list[int]:
+        """Seat ``s``'s options in the open window with its drawn hand (its win and 漏胡 bits too)."""
+        w.wins.pop(s, None)
+        w.louhu.pop(s, None)
+        if w.kind == CLAIM:
+            d, t = w.payer, w.tiles[0]
+            dihu = d == self.dealer and not any(self.melds) and sum(map(len, self.rivers)) == 1
+            hu_only = self.wall.remaining == 0
+            acts, win = self._claim_offer(s, d, t, dihu, hu_only, not hu_only and self._kong_wall_ok())
+            if win is not None:
+                w.wins[s], w.louhu[s] = (t, win), 1 << t
+            return acts
+        k = self._kong
+        barred = self.louhu[s]
+        if w.kind == ROB and k is not None:  # a 开杠 robbed (§6.4)
+            if s == k.from_seat:
+                return []
+            barred = 0 if s in k.exempt else barred
+            offer = self._hu_offer(s, w.tiles, lambda n: _ROBBING, barred)
+        elif w.kind == ROB:  # a 补张 robbed (§6.2)
+            offer = self._hu_offer(s, w.tiles, lambda n: _ON_DISCARD, barred)
+        elif w.kind == KONG_DISCARD:
+            offer = self._hu_offer(s, w.tiles, _PAO.__getitem__, barred)
+        else:
+            offer = self._hu_offer(s, w.tiles, lambda n: _HAIDI_PAO, barred)
+        if offer is None:
+            return []
+        w.wins[s], w.louhu[s] = offer
+        return [A.HU, A.PASS]
+
+    def _world_reask(self, s: int, rng: Any, last: bool) -> bool:
+        """Seat ``s`` (another seat) is asked alone: its options again from its drawn hand. Its
+        drawn tile is one of its hidden tiles, uniformly. False when the phase says it holds an
+        option its hand lacks (an opening win, a 开杠 draw's use, a 海底 win), unless ``last``."""
+        phase = self.phase
+        if phase == DISCARD:
+            h = self.hands[s]
+            drawn, win = self.drawn, None
+            if drawn is not None:
+                hidden = [t for t in _KINDS for _ in range(h[t] - self.shown[s][t])] or list(compress(_KINDS, h))
+                drawn = hidden[int(rng.integers(len(hidden)))]
+                h[drawn] -= 1
+                win = self._win_with(s, drawn, _SELF_DRAWN)
+                h[drawn] += 1
+                self._waits[s] = None
+            elif s == self.dealer and self._dihu:
+                win = self._tianhu_win()
+            self._start_turn(s, drawn, win)
+        elif phase == OPENING:
+            pats = self._declarable(s)
+            if not pats:
+                if not last:
+                    return False
+                self._opening_queue.pop(0)
+                self._next_opening()
+            else:
+                self._ask(OPENING, {s: sorted([A.declare(p) for p in pats] + [A.PASS])})
+        elif phase == KONG_DRAW:
+            assert self._kong is not None
+            self.last_tile = self._kong.tile  # a winning drawn tile replaces it below
+            acts = self._kong_draw_options(self._kong)
+            if not acts and not last:
+                return False
+            self._ask(KONG_DRAW, {s: sorted(acts + [A.PASS])})
+        elif phase == HAIDI_DRAW:
+            assert self.last_tile is not None
+            self._turn_win = self._win_with(s, self.last_tile, _LAOYUE)
+            if self._turn_win is None and not last:
+                return False
+            self._ask(HAIDI_DRAW, {s: [A.HU, A.PASS] if self._turn_win is not None else [A.PASS]})
+        return True  # DICE and HAIDI: the options are public
 
     # ------------------------------------------------------------- views
     def tiles_accounted(self) -> int:

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from cnmahjong.envs.changsha import benchmarks, stats, view
-from cnmahjong.envs.changsha.actions import NUM_ACTIONS
 from cnmahjong.envs.changsha.expert import expert
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
 from cnmahjong.envs.changsha.heuristic import heuristic
 from cnmahjong.envs.changsha.observation import ENCODING
 from cnmahjong.envs.changsha.render import render_text
-from cnmahjong.envs.changsha.rules import RuleConfig, as_config
-from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.changsha.rules import as_config
+from cnmahjong.envs.core.ruleset import Players, Ruleset, Stats, TableView
 
 CHANGSHA = Ruleset(
-    name="changsha", title="Changsha", env_module="cnmahjong.envs.changsha.env",
-    config_class=RuleConfig, as_config=as_config, new_hand=new_hand,
-    encodings=(ENCODING,),
-    num_actions=NUM_ACTIONS, game=ChangshaGame, match=ChangshaMatch, render=render_text,
-    hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, heuristic=heuristic, expert=expert,
-    seat_tags=view.seat_tags, table_extras=view.table_extras, event_text=view.event_text, unit=view.unit,
-    core_bench=benchmarks.core_bench, scenario_keys=("dice",),
+    title="Changsha", game=ChangshaGame, match=ChangshaMatch, as_config=as_config, new_hand=new_hand,
+    encodings=(ENCODING,), env_module="cnmahjong.envs.changsha.env",
+    players=Players(heuristic=heuristic, expert=expert),
+    view=TableView(render=render_text, seat_tags=view.seat_tags, table_extras=view.table_extras,
+                   event_text=view.event_text),
+    stats=Stats(hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, unit=view.unit),
+    core_bench=benchmarks.core_bench,
 )

@@ -13,8 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cnmahjong.envs.changsha.rules import RuleConfig
-
-NUM_SEATS = 4
+from cnmahjong.envs.core.seats import NUM_SEATS
 
 
 # ---------------------------------------------------------------- birds §8.1

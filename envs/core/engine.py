@@ -23,21 +23,17 @@ import copy
 import random
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, ClassVar
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, seed_arg, sequence_arg
 from cnmahjong.envs.core.result import HandResult
+from cnmahjong.envs.core.seats import NEXT, NUM_SEATS, OTHERS  # noqa: F401  (re-exported: rulesets import them here)
 from cnmahjong.envs.core.tiles import COPIES, format, tiles_arg
 from cnmahjong.envs.core.wall import Wall, shuffled
 
-NUM_SEATS = 4
 DEALT_TILES = 53
 """Tiles dealt: 13 to each seat and one more to the dealer (§1 of both rule texts)."""
-NEXT = tuple((s + 1) % NUM_SEATS for s in range(NUM_SEATS))
-OTHERS = tuple(tuple((s + i) % NUM_SEATS for i in (1, 2, 3)) for s in range(NUM_SEATS))
-"""The other seats after ``s``, in turn order (the order claims are asked in)."""
 DONE = "done"
 """The phase of a finished hand."""
 
@@ -60,16 +56,41 @@ class ReplayMismatchError(ValueError):
                          f"recorded {found!r}, the rules give {expected!r}")
 
 
-@dataclass
 class Window:
-    """A simultaneous decision: every eligible seat answers blind, then the ruleset resolves the
-    ``choices`` by priority. ``payer``: the seat whose tile is offered."""
+    """A blind decision of several seats at once (claims on a discard, a swap, a void choice):
+    every seat in ``options`` answers without seeing the others' answers, then the ruleset
+    resolves ``choices`` by priority (``TableGame._resolve_window``).
 
-    kind: str
-    tiles: list[int]
-    payer: int
-    options: dict[int, list[int]]
-    choices: dict[int, int] = field(default_factory=dict, kw_only=True)
+    A seat may make several picks in one window (a ruleset's ``_more_picks`` offers the next
+    one, masked by its earlier picks): ``picks[seat]`` holds them in order and ``choices[seat]``
+    the last. Nothing of a seat's picks is shown to the others before the window closes."""
+
+    __slots__ = ("kind", "options", "choices", "picks")
+
+    def __init__(self, kind: str, options: dict[int, list[int]]) -> None:
+        self.kind = kind
+        self.options = options
+        """Seat -> its legal actions when the window opened (its first pick)."""
+        self.choices: dict[int, int] = {}
+        """Seat -> its last pick."""
+        self.picks: dict[int, list[int]] = {}
+        """Seat -> every pick so far, in order."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.kind!r}, options={self.options}, picks={self.picks})"
+
+
+class ClaimWindow(Window):
+    """A window on offered ``tiles`` (a discard to claim, a kong to rob, tiles dropped by a kong):
+    ``payer`` is the seat whose tiles are offered, who pays a win on them. Only claim windows have
+    a tile and a payer: renderers, viewers, bot messages and encoders read them from these."""
+
+    __slots__ = ("tiles", "payer")
+
+    def __init__(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]]) -> None:
+        super().__init__(kind, options)
+        self.tiles = tiles
+        self.payer = payer
 
 
 class TableGame:
@@ -85,13 +106,16 @@ class TableGame:
     CONFIG: ClassVar[Any]
     """The ruleset's ``RuleConfig`` class."""
     DEFAULT_PRESET: ClassVar[str]
-    """The preset ``config=None`` stands for."""
+    """The preset ``config=None`` stands for: the config's first (set from ``CONFIG.PRESETS``)."""
     WALL_SIZE: ClassVar[int]
     """Tiles in a full wall (108 or 136)."""
     NO_HONOURS: ClassVar[str] = ""
     """The error for an honour tile in a scenario of a ruleset without honours."""
     PHASES: ClassVar[tuple[str, ...]]
     """Every phase name, ``done`` included: the envs' numeric infos give a phase as its index."""
+    SECRET_PHASES: ClassVar[tuple[str, ...]] = ()
+    """Phases of blind windows whose picks the other seats never see as such (a swap's tiles):
+    viewers, the play page and bot messages tell another seat's decision there as a hidden choice."""
     DICE_AHEAD: ClassVar[int] = 0
     """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 
@@ -114,14 +138,39 @@ class TableGame:
         return list(self.pending)
 
     @property
+    def claim_window(self) -> ClaimWindow | None:
+        """The open window if it offers tiles to claim (not a swap or void choice), else None."""
+        window = self._window
+        return window if isinstance(window, ClaimWindow) else None
+
+    @property
     def claim_tiles(self) -> list[int]:
-        """Tiles offered to the other seats right now; empty outside a simultaneous window."""
-        return list(self._window.tiles) if self._window is not None else []
+        """Tiles offered to the other seats right now; empty outside a claim window."""
+        window = self.claim_window
+        return list(window.tiles) if window is not None else []
 
     @property
     def claim_from(self) -> int | None:
         """The seat whose tile is offered (and who pays a win on it), or None."""
-        return self._window.payer if self._window is not None else None
+        window = self.claim_window
+        return window.payer if window is not None else None
+
+    seats_out: tuple[int, ...] = ()
+    """Seats that have left the hand's play (a 血战 winner), in settlement order: never asked
+    again this hand. Rulesets where everybody plays to the end keep the empty default."""
+
+    @property
+    def seats_settled(self) -> tuple[int, ...]:
+        """Seats whose account for the hand is closed: no later payment of this hand concerns
+        them. The envs end such a seat's episode at once (PettingZoo: terminated), the others play
+        on. By default a seat is settled when it leaves; a ruleset where a later payment (a refund,
+        an end-of-hand check) may still reach a seat that left overrides this, and that seat is
+        settled when the hand ends."""
+        return self.seats_out
+
+    MAX_TO_ACT: ClassVar[int] = 3
+    """The most seats that decide at once (``len(to_act)``): the others on one discard. A ruleset
+    with a blind window of all four seats declares 4; ``VectorEnv`` sizes its rows by it."""
 
     def legal_actions(self, seat: int) -> list[int]:
         """Sorted legal action ids of ``seat`` now (empty if it is not to act)."""
@@ -130,6 +179,20 @@ class TableGame:
     def peek_dice(self, n: int) -> list[int]:
         """The next ``n`` dice this hand would roll, without rolling them (rulesets with dice)."""
         return []
+
+    # worlds for search: one implementation for every ruleset (``cnmahjong.envs.core.worlds``)
+    def clone(self) -> Any:
+        """An independent copy, far cheaper than ``copy.deepcopy`` or replaying the events."""
+        from cnmahjong.envs.core.worlds import clone
+
+        return clone(self)
+
+    def sample_world(self, seat: int, rng: Any) -> Any:
+        """A game ``seat`` cannot tell from this one, everything it cannot see drawn from ``rng``
+        (a ``numpy.random.Generator``): see ``cnmahjong.envs.core.worlds``."""
+        from cnmahjong.envs.core.worlds import sample_world
+
+        return sample_world(self, seat, rng)
 
     def __copy__(self) -> Any:
         """A game is copied whole: a shallow copy would share the hands, wall and event log with
@@ -141,6 +204,8 @@ class TableGame:
         if hasattr(cls, "ACTIONS"):  # the mask's size, and its zero tail after the discards
             cls._MASK_SIZE = cls.ACTIONS.NUM_ACTIONS
             cls._MASK_TAIL = bytes(cls.ACTIONS.NUM_ACTIONS - cls.NUM_KINDS)
+        if hasattr(cls, "CONFIG"):
+            cls.DEFAULT_PRESET = cls.CONFIG.PRESETS[0]
 
     _MASK_SIZE: ClassVar[int]
     _MASK_TAIL: ClassVar[bytes]
@@ -181,8 +246,16 @@ class TableGame:
         window = self._window
         if window is not None:
             window.choices[seat] = action
+            picks = window.picks.get(seat)
+            if picks is None:
+                window.picks[seat] = [action]
+            else:
+                picks.append(action)
             del self.pending[seat]
-            if not self.pending:
+            more = self._more_picks(window, seat)
+            if more:  # asked again after the others: a window is answered round by round
+                self.pending[seat] = more
+            elif not self.pending:
                 self._window = None
                 self.pending = {}
                 self._resolve_window(window)
@@ -198,15 +271,28 @@ class TableGame:
         """Every seat of ``window`` has answered: resolve the choices by priority."""
         raise NotImplementedError
 
+    def _more_picks(self, window: Window, seat: int) -> list[int]:
+        """The legal actions of ``seat``'s next pick in ``window`` after ``window.picks[seat]``,
+        or [] when it has made all its picks (the default: one pick per window)."""
+        return []
+
     def play_forced(self) -> tuple[int, int] | None:
-        """Play every decision that has one seat with one legal action (the envs'
-        ``auto_single_actions``); return the last (seat, action) played, or None."""
+        """Play every decision that has one legal action (the envs' ``auto_single_actions``): a
+        seat on its turn with one choice, or a seat of a blind window with one choice while the
+        others still decide (a forced pick leaks nothing), until every seat to act has a real
+        choice; return the last (seat, action) played, or None."""
         last = None
         pending = self.pending
-        while len(pending) == 1:
-            [(seat, acts)] = pending.items()
-            if len(acts) != 1:
-                break
+        while pending:
+            if len(pending) == 1:  # the common case: one seat's turn
+                [(seat, acts)] = pending.items()
+                if len(acts) != 1:
+                    break
+            else:
+                seat = next((s for s, acts in pending.items() if len(acts) == 1), None)
+                if seat is None:
+                    break
+                acts = pending[seat]
             self.step(seat, acts[0])
             last = (seat, acts[0])
             pending = self.pending

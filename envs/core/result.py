@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-NUM_SEATS = 4
+from cnmahjong.envs.core.seats import NUM_SEATS
 
 WIN = "win"
 """The reason of a transfer that settles a regular win (胡)."""

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cnmahjong.envs.core.channels import EncoderSpec
+from cnmahjong.envs.core.render import plain_render
+from cnmahjong.envs.core.result import seat_stats
 
 REGISTERED: dict[str, str] = {
     "changsha": "cnmahjong.envs.changsha.ruleset:CHANGSHA",
@@ -40,16 +42,76 @@ _extra: dict[str, Ruleset] = {}  # register()ed at run time, in registration ord
 _plugins_read = ""  # the value of PLUGINS_ENV last registered
 
 
+def _dealer_tag(game: Any, seat: int) -> list[str]:
+    return ["dealer"] if seat == game.dealer else []
+
+
+def _no_extras(game: Any) -> dict[str, Any]:
+    return {}
+
+
+def _points(config: Any) -> str:
+    return "points"
+
+
+def _seat_stats(game: Any) -> list[dict[str, Any]]:
+    return seat_stats(game.result)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """How the tools show a table of the ruleset: the ``ansi`` text, the replay viewer and the
+    play page. Every field has a default a new ruleset may keep."""
+
+    render: Callable[..., str] = plain_render
+    """``render(game, viewer, last_action)`` -> the text table of the ``ansi`` render mode."""
+    seat_tags: Callable[[Any, int], list[str]] = _dealer_tag
+    """``(game, seat)`` -> short labels of the seat for the viewer (dealer, locked, 飘, out …)."""
+    table_extras: Callable[[Any], dict[str, Any]] = _no_extras
+    """A game -> the ruleset's own public table facts for the viewer (indicator tile, stacks left …)."""
+    event_text: Callable[[dict[str, Any]], str | None] | None = None
+    """An event of the log -> its line in the viewer and the play server, for the ruleset's own
+    events and marks (None: the common wording of draw, discard, meld, win and end)."""
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What the arena and the league count per hand, and in what unit."""
+
+    hand_stats: Callable[[Any], list[dict[str, Any]]] = _seat_stats
+    """A finished hand -> per seat: settlement, win, self_draw, deal_in, big_win and ``stat_names``."""
+    stat_names: tuple[str, ...] = ()
+    """The ruleset's own per-hand counts among ``hand_stats`` (the arena's and league's columns)."""
+    unit: Callable[[Any], str] = _points
+    """A config -> the unit its settlements count in (tables, reports: Changsha 片 or points)."""
+
+
+@dataclass(frozen=True)
+class Players:
+    """The ruleset's rule-based players, each ``player(observation planes, legal actions) -> action``."""
+
+    heuristic: Callable[[Any, list[int]], int]
+    """The greedy player (``GreedyAgent``, the bots' fallback, the trainer's opponents)."""
+    expert: Callable[[Any, list[int]], int] | None = None
+    """The stronger player (``make_policy("expert")``: defence, value, the ruleset's own bets), where
+    it has one; None: ``ExpertAgent`` refuses it, naming the rulesets that have one."""
+
+
 @dataclass(frozen=True)
 class Ruleset:
-    """The pieces of one ruleset the generic layers use (the engine's own API does the rest)."""
+    """What the generic layers need of one ruleset beyond its game class's own API.
 
-    name: str
-    """Short name (``"changsha"``), as ``VectorEnv(ruleset=...)`` takes it and event logs carry it."""
+    A ruleset writes: its game and match classes, how a ``rules`` argument becomes a config, how a
+    new hand is dealt, its encoders, its players; the rest has defaults. Every fact lives once:
+    the name, the action count, the config class, the default preset and the scenario keys are
+    read from the game class (``RULESET``, ``ACTIONS``, ``CONFIG``, ``SCENARIO_KEYS``)."""
+
     title: str
     """For people: ``"Changsha"`` (tables, page titles)."""
-    config_class: Any
-    """Its ``RuleConfig`` (``PRESETS``, ``option_names()``): how a ``rules`` argument is recognised."""
+    game: Any
+    """The game class (``TableGame``): ``from_scenario``, ``replay``, ``ACTIONS``, ``PHASES`` …"""
+    match: Any
+    """The match class: ``match(config, hands, seed=...)``."""
     as_config: Callable[[Any], Any]
     """``rules`` argument (preset name, config object or dict) -> the ruleset's config."""
     new_hand: Callable[[Any, Any], Any]
@@ -57,41 +119,78 @@ class Ruleset:
     encodings: tuple[EncoderSpec, ...]
     """Its observation encoders (each a channel table and its encoder, ``cnmahjong.envs.core.channels``);
     the first is the one its envs use unless told otherwise."""
-    num_actions: int
-    game: Any
-    """The game class (``from_scenario``, ``replay``, ``_from_deal``, ``ACTIONS.describe``, ``PHASES``)."""
-    match: Any
-    """The match class: ``match(config, hands, seed=...)``."""
-    render: Callable[..., str]
-    """``render(game, viewer, last_action)`` -> the text table of the ``ansi`` render mode."""
-    hand_stats: Callable[[Any], list[dict[str, Any]]]
-    """A finished hand -> per seat: settlement, win, self_draw, deal_in, big_win and ``stat_names``."""
-    stat_names: tuple[str, ...]
-    """The ruleset's own per-hand counts among ``hand_stats`` (the arena's and league's columns)."""
-    heuristic: Callable[[Any, list[int]], int]
-    """``heuristic(observation planes, legal actions) -> action``: the rule-based (greedy) player."""
-    seat_tags: Callable[[Any, int], list[str]]
-    """``(game, seat)`` -> short labels of the seat for the viewer (dealer, locked, 飘 …)."""
-    table_extras: Callable[[Any], dict[str, Any]]
-    """A game -> the ruleset's own public table facts for the viewer (indicator tile, stacks left …)."""
-    scenario_keys: tuple[str, ...] = ()
-    """Scenario keys beyond ``hands``, ``wall`` and ``dealer`` (Changsha ``dice``)."""
+    players: Players
+    view: TableView = TableView()
+    stats: Stats = Stats()
     env_module: str | None = None
     """A module that defines its AEC env class as ``raw_env`` (shipped rulesets: ``….env``, so
     instances pickle by reference); None: ``cnmahjong.envs.aec.aec_env`` makes one."""
-    event_text: Callable[[dict[str, Any]], str | None] | None = None
-    """An event of the log -> its line in the viewer and the play server, for the ruleset's own
-    events and marks (None: the common wording of draw, discard, meld, win and end)."""
-    unit: Callable[[Any], str] = lambda config: "points"
-    """A config -> the unit its settlements count in (tables, reports: Changsha 片 or points)."""
-    expert: Callable[[Any, list[int]], int] | None = None
-    """``expert(observation planes, legal actions) -> action``: the stronger rule-based player
-    (``ExpertAgent``, ``make_policy("expert")``: defence, value, the ruleset's own bets), where it
-    has one; None: it has none (``ExpertAgent`` refuses it, naming the rulesets that have)."""
     core_bench: Callable[..., Any] | None = None
     """``make bench``'s rules-core rows of this ruleset, where it has any: ``core_bench(rng, hands)``
     -> ``[(label, one_pass, target)]``, ``one_pass()`` running once over the prepared hands and
     returning the calls it made (the bench times it)."""
+
+    # ---- facts of the game class
+    @property
+    def name(self) -> str:
+        """Short name (``"changsha"``), as ``VectorEnv(ruleset=...)`` takes it and event logs carry it."""
+        return self.game.RULESET
+
+    @property
+    def num_actions(self) -> int:
+        return self.game.ACTIONS.NUM_ACTIONS
+
+    @property
+    def config_class(self) -> Any:
+        """Its ``RuleConfig`` (``PRESETS``, ``option_names()``): how a ``rules`` argument is recognised."""
+        return self.game.CONFIG
+
+    @property
+    def scenario_keys(self) -> tuple[str, ...]:
+        """Scenario keys beyond ``hands``, ``wall`` and ``dealer`` (Changsha ``dice``, Hangzhou ``streak``)."""
+        return (*self.game.DEAL_KEYS, *self.game.SCENARIO_KEYS)
+
+    @property
+    def max_to_act(self) -> int:
+        """The most seats that decide at once (``VectorEnv``'s rows per table)."""
+        return self.game.MAX_TO_ACT
+
+    # ---- read-through shortcuts to the groups
+    @property
+    def render(self) -> Callable[..., str]:
+        return self.view.render
+
+    @property
+    def seat_tags(self) -> Callable[[Any, int], list[str]]:
+        return self.view.seat_tags
+
+    @property
+    def table_extras(self) -> Callable[[Any], dict[str, Any]]:
+        return self.view.table_extras
+
+    @property
+    def event_text(self) -> Callable[[dict[str, Any]], str | None] | None:
+        return self.view.event_text
+
+    @property
+    def hand_stats(self) -> Callable[[Any], list[dict[str, Any]]]:
+        return self.stats.hand_stats
+
+    @property
+    def stat_names(self) -> tuple[str, ...]:
+        return self.stats.stat_names
+
+    @property
+    def unit(self) -> Callable[[Any], str]:
+        return self.stats.unit
+
+    @property
+    def heuristic(self) -> Callable[[Any, list[int]], int]:
+        return self.players.heuristic
+
+    @property
+    def expert(self) -> Callable[[Any, list[int]], int] | None:
+        return self.players.expert
 
     @property
     def env_name(self) -> str:
@@ -125,8 +224,8 @@ class Ruleset:
 
     @property
     def default_rules(self) -> str:
-        """The preset an env uses when ``rules`` is not given (the config's first)."""
-        return self.presets[0]
+        """The preset an env uses when ``rules`` is not given (the config's first, as the game's)."""
+        return self.game.DEFAULT_PRESET
 
     def encoding_named(self, name: str) -> EncoderSpec:
         for enc in self.encodings:

@@ -31,7 +31,7 @@ from typing import Any
 
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.checks import int_arg
-from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, Window
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, win_transfers
 from cnmahjong.envs.core.tiles import NUM_KINDS
@@ -64,7 +64,7 @@ class HangzhouGame(engine.TableGame):
     ACTIONS = A
     NUM_KINDS = NUM_KINDS
     """Physical kinds 0–33, honours included; discards are actions 0–33."""
-    CONFIG, DEFAULT_PRESET = RuleConfig, "hangzhou"
+    CONFIG = RuleConfig
     WALL_SIZE = HONOURS_WALL_SIZE
     DEAL_KEYS = ("streak",)
     PHASES = PHASES
@@ -127,7 +127,7 @@ class HangzhouGame(engine.TableGame):
         self.last_tile: int | None = None
         self.result: HandResult | None = None
         self.pending: dict[int, list[int]] = {}
-        self._window: Window | None = None
+        self._window: ClaimWindow | None = None
         self.claims = [[0] * NUM_SEATS for _ in range(NUM_SEATS)]
         """``claims[a][b]``: CHI, PENG and 明杠 seat a made on seat b's discards (§6)."""
         self.claims_made = 0
@@ -293,36 +293,40 @@ class HangzhouGame(engine.TableGame):
             self._draw(nxt)  # the common case: no PENG, kong or CHI for anybody
             return
         options: dict[int, list[int]] = {}
-        kong_ok = self._kong_ok()
-        k = self.indicator
-        pending = self.piao_pending
         for s in (nxt, s2, s3):
-            if pending and any(p != s for p in pending):
-                continue  # another seat's 飘 is pending (§3)
-            h = hands[s]
-            acts = []
-            if discard_wins and self.dealer in (s, d):
-                h[t] += 1
-                if win_counts(h, k, len(self.melds[s])):
-                    acts.append(A.HU)
-                h[t] -= 1
-            if self._claim_limit_ok(s, d):
-                if s == nxt:
-                    acts += self._chis(h, t)
-                if h[t] >= 2 and not self.shipeng[s] >> t & 1:
-                    acts.append(A.PENG)
-                    if h[t] == 3 and kong_ok:
-                        acts.append(A.GANG_CLAIM)
+            acts = self._claim_offer(s, d, t)
             if acts:
-                acts.append(A.PASS)
-                acts.sort()
                 options[s] = acts
         if options:
-            self._open_window(Window(CLAIM, [t], d, options))
+            self._open_window(ClaimWindow(CLAIM, [t], d, options))
         else:
             self._draw(nxt)
 
-    def _resolve_window(self, w: Window) -> None:
+    def _claim_offer(self, s: int, d: int, t: int) -> list[int]:
+        """Seat ``s``'s claims on discard ``t`` of seat ``d`` (empty: none)."""
+        pending = self.piao_pending
+        if pending and any(p != s for p in pending):
+            return []  # another seat's 飘 is pending (§3)
+        h = self.hands[s]
+        acts = []
+        if self.streak >= 3 and self.dealer in (s, d):
+            h[t] += 1
+            if win_counts(h, self.indicator, len(self.melds[s])):
+                acts.append(A.HU)
+            h[t] -= 1
+        if self._claim_limit_ok(s, d):
+            if s == NEXT[d]:
+                acts += self._chis(h, t)
+            if h[t] >= 2 and not self.shipeng[s] >> t & 1:
+                acts.append(A.PENG)
+                if h[t] == 3 and self._kong_ok():
+                    acts.append(A.GANG_CLAIM)
+        if acts:
+            acts.append(A.PASS)
+            acts.sort()
+        return acts
+
+    def _resolve_window(self, w: ClaimWindow) -> None:
         d, t = w.payer, w.tiles[0]
         choices = w.choices
         for s, acts in w.options.items():  # 失碰: a PENG offered and not taken
@@ -427,6 +431,57 @@ class HangzhouGame(engine.TableGame):
                 winning_tiles={}, patterns={}, value={}, transfers=(), next_dealer=self.dealer,
                 extras={"liable": {"chengbao": None, "fan": [], "borne": []}})
         self._end_hand(result)
+
+    # ------------------------------------------- worlds (cnmahjong.envs.core.worlds)
+    def _world_face_up(self) -> list[int]:
+        """The indicator: the one tile face up outside hands, melds and rivers."""
+        return [self.indicator]
+
+    def _world_forget(self, seat: int, rng: Any) -> None:
+        """The other seats' 失碰 followed from their old hands (a PENG offered and passed)."""
+        for s in OTHERS[seat]:
+            self.shipeng[s] = 0
+
+    def _world_offer(self, w: ClaimWindow, s: int) -> list[int]:
+        return self._claim_offer(s, w.payer, w.tiles[0])
+
+    def _world_reask(self, s: int, rng: Any, last: bool) -> bool:
+        """Seat ``s`` (another seat) on its turn: which tile it drew is one of its tiles,
+        uniformly; whether it was 爆头-ready before (a 财神 discard would be a 飘) follows."""
+        h = self.hands[s]
+        if self.drawn is not None:
+            tiles = [t for t in _KINDS for _ in range(h[t])]
+            self.drawn = tiles[int(rng.integers(len(tiles)))]
+            h[self.drawn] -= 1
+            self._ready_before = self._baotou_ready(s)
+            h[self.drawn] += 1
+        elif self.public_log:  # a turn begun by a CHI or PENG: the hand before the claim
+            before = bytearray(h)
+            for t in self.melds[s][-1].tiles:
+                before[t] += 1
+            before[self.last_tile] -= 1
+            k = self.indicator
+            self._ready_before = bool(before[k]) and any(baotou_counts(before, k, len(self.melds[s]) - 1))
+        self._start_turn(s)
+        return True
+
+    def _world_events(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+        """Another seat's concealed kong not yet revealed: its tiles and the act that made it blanked."""
+        hidden = {s for s in OTHERS[seat] if any(m.hidden for m in self.melds[s])}
+        i = len(events)
+        while hidden and i:
+            i -= 1
+            e = events[i]
+            s = e.get("seat")
+            if s not in hidden:
+                continue
+            if e["type"] == "reveal":
+                hidden.discard(s)
+            elif e["type"] == "meld" and e["kind"] == ANGANG:
+                events[i] = {**e, "tiles": None}
+                if events[i - 1]["type"] == "act" and events[i - 1]["seat"] == s:
+                    events[i - 1] = {**events[i - 1], "action": None}
+        return events
 
     # ------------------------------------------------------------------ views
     def tiles_accounted(self) -> int:

@@ -83,7 +83,8 @@ class SharedSeatEnv(gym.Env):
         obs, reward, terminated, truncated, info = self.inner.step(int(action))
         self._return += reward
         if terminated:
-            paid = self.inner.aec.game.result.payments[self.inner.seat] / self.inner.aec.reward_scale
+            # its account is closed: the hand's payments so far are its settlement (it may have left early)
+            paid = self.inner.aec.game.payments[self.inner.seat] / self.inner.aec.reward_scale
             self.finished.append((self._return, paid))
         return self._obs(obs), reward, terminated, truncated, {"seat": info["seat"]}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cnmahjong.envs.core import engine
-from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, TableGame, Window
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame
 from cnmahjong.envs.core.result import HandResult, Transfer
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.core.wall import WALL_SIZE, Wall
@@ -26,7 +26,6 @@ class ToyGame(TableGame):
     ACTIONS = A
     NUM_KINDS = NUM_SUITED_KINDS
     CONFIG = RuleConfig
-    DEFAULT_PRESET = "fivepairs"
     WALL_SIZE = WALL_SIZE
     NO_HONOURS = "the toy has no honours"
     PHASES = (DISCARD, CLAIM, DONE)
@@ -57,7 +56,7 @@ class ToyGame(TableGame):
         self.payments = [0] * NUM_SEATS
         self.result: HandResult | None = None
         self.pending: dict[int, list[int]] = {}
-        self._window: Window | None = None
+        self._window: ClaimWindow | None = None
         self.turn = dealer
         self.phase = DISCARD
         self._turn(dealer)
@@ -90,11 +89,11 @@ class ToyGame(TableGame):
                 options[o] = [A.HU, A.PASS]
             self.hands[o][action] -= 1
         if options:
-            self._open_window(Window(CLAIM, [action], seat, options))
+            self._open_window(ClaimWindow(CLAIM, [action], seat, options))
         else:
             self._draw(NEXT[seat])
 
-    def _resolve_window(self, window: Window) -> None:
+    def _resolve_window(self, window: ClaimWindow) -> None:
         for o in OTHERS[window.payer]:  # the first claimant after the discarder
             if window.choices.get(o) == A.HU:
                 self.hands[o][window.tiles[0]] += 1

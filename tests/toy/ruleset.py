@@ -7,12 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from cnmahjong.envs.core.result import seat_stats
-from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.core.ruleset import Players, Ruleset, TableView
 from tests.toy import actions as A
-from tests.toy.game import RULESET, ToyGame, ToyMatch, new_hand
+from tests.toy.game import ToyGame, ToyMatch, new_hand
 from tests.toy.observation import ENCODINGS
-from tests.toy.rules import RuleConfig, as_config
+from tests.toy.rules import as_config
 
 
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:
@@ -33,8 +32,6 @@ def render(game: ToyGame, viewer: int | None = None, last_action: Any = None) ->
 
 
 FIVEPAIRS = Ruleset(
-    name=RULESET, title="Five pairs", config_class=RuleConfig, as_config=as_config, new_hand=new_hand,
-    encodings=ENCODINGS, num_actions=A.NUM_ACTIONS, game=ToyGame, match=ToyMatch, render=render,
-    hand_stats=lambda game: seat_stats(game.result), stat_names=(), heuristic=heuristic,
-    seat_tags=lambda game, s: ["dealer"] if s == game.dealer else [], table_extras=lambda game: {},
+    title="Five pairs", game=ToyGame, match=ToyMatch, as_config=as_config, new_hand=new_hand,
+    encodings=ENCODINGS, players=Players(heuristic=heuristic), view=TableView(render=render),
 )

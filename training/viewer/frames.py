@@ -18,6 +18,7 @@ from typing import Any
 
 from cnmahjong.envs.core.engine import DONE, ReplayMismatchError
 from cnmahjong.envs.core.ruleset import Ruleset, ruleset_of_events, rulesets
+from cnmahjong.envs.core.seen import HIDDEN_CHOICE, hidden, hides_choice, hides_kong
 from cnmahjong.envs.core.tiles import from_counts, name
 from cnmahjong.training.files import read_bounded
 
@@ -100,7 +101,7 @@ def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool,
     step's own action is shown apart) and the bookkeeping ones."""
     kind = e["type"]
     seat = e.get("seat")
-    hide = viewer is not None and seat != viewer and not over
+    hide = hidden(e, viewer, over)  # the one seat-view rule (envs.core.seen)
     if ruleset is not None and ruleset.event_text is not None:
         own = ruleset.event_text(e)
         if own is not None:
@@ -127,19 +128,6 @@ def event_text(e: dict[str, Any], describe: Any, viewer: int | None, over: bool,
         return "hand over: " + ("drawn" if not r["winners"] else f"winners {r['winners']}") + \
             f", payments {r['payments']}"
     return None
-
-
-def hides_kong(events: list[dict[str, Any]], i: int, viewer: int | None, over: bool) -> bool:
-    """Whether act event ``i``, another seat's, made a concealed kong whose tile ``viewer`` may
-    not see yet (Hangzhou §1: it lies face down; the action is told as "a concealed kong")."""
-    if viewer is None or over or events[i]["seat"] == viewer:
-        return False
-    for e in events[i + 1:]:
-        if e["type"] == "act":
-            return False
-        if e["type"] == "meld" and e["kind"] == "angang":
-            return True
-    return False
 
 
 def ruleset_of_game(game: Any) -> Ruleset:
@@ -211,7 +199,12 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
         top = annotations.get(i)
         if top:
             top = [[a, p, describe(a)] for a, p in top]
-        said = "a concealed kong" if hides_kong(game.events, start, seat, over) else describe(e["action"])
+        if hides_choice(e, cls, seat, over):
+            said = HIDDEN_CHOICE
+        elif hides_kong(game.events, start, seat, over):
+            said = "a concealed kong"
+        else:
+            said = describe(e["action"])
         frames.append({**snapshot(game, seat, rs), "action": [e["seat"], said], "log": log, "top": top})
     return {"title": f"{rs.title} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",
             "ruleset": rs.name, "frames": frames}

@@ -1,0 +1,80 @@
+"""What one seat may see of a hand's event log: the one filter the play page, the replay viewer's
+seat view and the bot protocol's ``events`` share.
+
+While the hand is on, a seat sees its own events whole and another seat's with the concealed
+part taken out: the tile it drew, the tiles of a concealed kong (and the act that made one: its
+action id names the tile), the deal's other hands, wall and seed (the seed deals the wall).
+A choice in a claim window stays hidden until the window resolves (every seat answered), so
+the others' answers at the end of the log are held back. The rulesets' own events (dice, the
+indicator, declarations, ...) are public. Once the hand is over everything is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Event = dict[str, Any]
+
+
+def hidden(e: Event, viewer: int | None, over: bool) -> bool:
+    """Whether ``e`` is another seat's event whose concealed part ``viewer`` may not see now."""
+    return viewer is not None and e.get("seat") != viewer and not over
+
+
+def hides_kong(events: list[Event], i: int, viewer: int | None, over: bool) -> bool:
+    """Whether act event ``i``, another seat's, made a concealed kong whose tile ``viewer`` may
+    not see yet (Hangzhou §1: it lies face down; the action is told as "a concealed kong")."""
+    if viewer is None or over or events[i]["seat"] == viewer:
+        return False
+    for e in events[i + 1:]:
+        if e["type"] == "act":
+            return False
+        if e["type"] == "meld" and e["kind"] == "angang":
+            return True
+    return False
+
+
+def seat_event(events: list[Event], i: int, viewer: int, over: bool) -> Event | None:
+    """Event ``i`` in the log's own form as ``viewer`` may see it (a copy with the hidden parts
+    taken out), or None when none of it may be seen (a concealed kong's act)."""
+    e = events[i]
+    kind = e["type"]
+    if over:
+        return dict(e)
+    if kind == "deal":
+        out = {k: v for k, v in e.items() if k not in ("wall", "seed")}
+        out["hands"] = [h if s == viewer else None for s, h in enumerate(e["hands"])]
+        return out
+    if not hidden(e, viewer, over):
+        return dict(e)
+    if kind == "draw":
+        return {k: v for k, v in e.items() if k != "tile"}
+    if kind == "meld" and e.get("kind") == "angang":
+        return {**e, "tiles": []}
+    if kind == "act" and hides_kong(events, i, viewer, over):
+        return None
+    return dict(e)
+
+
+def seat_events(events: list[Event], start: int, viewer: int, over: bool) -> tuple[list[Event], int]:
+    """The events from index ``start`` as ``viewer`` may see them, and the index to start from
+    next time: the others' answers to a claim window still open (the act events at the end of
+    the log, from the first that is not ``viewer``'s) are held back for then."""
+    end = len(events)
+    if not over:
+        first = end
+        while first > start and events[first - 1]["type"] == "act":
+            first -= 1
+        end = next((j for j in range(first, end) if events[j]["seat"] != viewer), end)
+    seen = [x for j in range(start, end) if (x := seat_event(events, j, viewer, over)) is not None]
+    return seen, end
+
+
+HIDDEN_CHOICE = "a hidden choice"
+"""How a seat is told another seat's decision in a secret blind window (``TableGame.SECRET_PHASES``)."""
+
+
+def hides_choice(e: Event, game_class: Any, viewer: int | None, over: bool) -> bool:
+    """Whether act event ``e`` is another seat's pick in a secret blind window (a swap's tiles),
+    which ``viewer`` may not see now."""
+    return e.get("phase") in game_class.SECRET_PHASES and hidden(e, viewer, over)

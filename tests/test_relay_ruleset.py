@@ -1,0 +1,448 @@
+"""The second plug-in ruleset (``tests/relay``, 接力对子): every shape Sichuan 血战到底 brings to the
+generic layers, through them as they are, with no edit outside its folder. A blind opening window
+of all four seats with two picks each (``TableGame._more_picks``), a winner who leaves while the
+others play on (``seats_out``), two winners on one discard, and a refund paid to or by a seat
+after it left (``seats_settled``: with ``refund`` its account stays open to the end)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from cnmahjong.envs.core import ruleset as registry
+from cnmahjong.envs.core.seats import NUM_SEATS
+from tests.test_vector import random_actions
+
+RELAY = "tests.relay.ruleset:RELAY"
+PRESETS = ("relay", "relay-norefund")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def relay():
+    """The one registration (which worker processes inherit), undone afterwards."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv(registry.PLUGINS_ENV, RELAY)
+    rs = registry.get_ruleset("relay")
+    yield rs
+    mp.undo()
+    registry.unregister("relay")
+
+
+def new_game(rs, preset="relay", seed=0):
+    return rs.new_hand(rs.as_config(preset), np.random.default_rng(seed))
+
+
+def play_aec(env, policy, seed):
+    """One hand through the AEC env: per agent the rewards summed over every step, the step at which
+    each agent terminated, and the order of dead steps."""
+    env.reset(seed=seed)
+    got = dict.fromkeys(env.possible_agents, 0.0)
+    ended, removed, steps = {}, [], 0
+    while env.agents:
+        agent = env.agent_selection
+        obs, _, term, _, _ = env.last()
+        if term:
+            ended.setdefault(agent, steps)
+            removed.append(agent)
+            env.step(None)
+        else:
+            env.step(policy(obs["observation"], obs["action_mask"]))
+            steps += 1
+        for a, r in env.rewards.items():
+            got[a] += r
+        for a in env.agents:
+            if env.terminations[a]:
+                ended.setdefault(a, steps)
+    return got, ended, removed
+
+
+def heuristic_of(rs):
+    return lambda obs, mask: rs.heuristic(obs, np.flatnonzero(mask).tolist())
+
+
+# ------------------------------------------------------------------ the engine's new shapes
+def test_the_opening_window_asks_all_four_blind_with_two_picks_each(relay):
+    game = new_game(relay)
+    d = game.dealer
+    assert game.phase == "pass" and game.to_act == [(d + i) % 4 for i in range(4)]
+    enc = relay.encoder()
+    before = {s: (game.legal_actions(s), enc.planes(game, s)) for s in range(4)}
+    first = game.to_act[0]
+    pick = game.legal_actions(first)[-1]
+    game.step(first, pick)
+    # the others' masks and observations do not depend on the pick; the picker is asked again last
+    for s in range(4):
+        if s != first:
+            assert (game.legal_actions(s), enc.planes(game, s)) == before[s]
+    assert game.to_act[-1] == first and game._window.picks[first] == [pick]
+    assert all(a >= pick for a in game.legal_actions(first))  # picks go in non-decreasing kind order
+    total = [sum(h) for h in game.hands]
+    while game.phase == "pass":
+        s = game.to_act[0]
+        game.step(s, game.legal_actions(s)[0])
+    given = game.events[-2]["tiles"] if game.events[-1]["type"] == "draw" else game.events[-1]["tiles"]
+    assert [len(t) for t in given] == [2] * 4
+    assert [sum(h) for h in game.hands] == total  # two out, two in
+    assert game.claim_tiles == [] and game.claim_from is None  # a swap window is no claim
+
+
+def test_picks_never_lead_to_a_dead_end_and_stay_hidden_from_the_others(relay):
+    rng = np.random.default_rng(1)
+    for seed in range(300):
+        game = new_game(relay, seed=seed)
+        while game.phase == "pass":
+            s = game.to_act[0]
+            legal = game.legal_actions(s)
+            assert legal, "a seat was left with no legal pick"
+            game.step(s, int(rng.choice(legal)))
+        assert game.phase == "discard"
+
+
+def hands_until(rs, preset, want, seeds=range(400)):
+    """The first seeded hand (greedy play) whose result satisfies ``want``."""
+    policy = heuristic_of(rs)
+    for seed in seeds:
+        game = new_game(rs, preset, seed)
+        while not game.done:
+            s = game.to_act[0]
+            game.step(s, policy(rs.encoder()(game, s), game.legal_mask(s)))
+        if want(game):
+            return seed, game
+    raise AssertionError("no such hand among the seeds")
+
+
+def test_two_winners_on_one_discard_and_wins_kept_in_order(relay):
+    seed, game = hands_until(relay, "relay", lambda g: len(g.result.won_from) >= 2
+                             and len(set(g.result.won_from.values())) < len(g.result.won_from))
+    r = game.result
+    wins = [e for e in game.events if e["type"] == "win"]
+    assert list(r.winners) == [e["seat"] for e in wins]  # the order the wins were settled in
+    assert r.value == {w: 0 for w in r.winners} and set(r.patterns) == set(r.winners)
+    payer = next(p for p in r.won_from.values() if list(r.won_from.values()).count(p) > 1)
+    both = [w for w, p in r.won_from.items() if p == payer]
+    # one discard, two winners: consecutive in the log, in turn order from the discarder
+    i = [e["seat"] for e in wins].index(both[0])
+    assert [e["seat"] for e in wins[i:i + 2]] == sorted(both, key=lambda s: (s - payer) % 4)
+    assert sum(r.payments) == 0 and relay.game.replay(game.events).events == game.events
+
+
+# ------------------------------------------------------------------ the AEC env and leaving seats
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_api_and_seed_tests(preset):
+    from cnmahjong.envs.aec import make_env
+
+    api_test(make_env("relay", rules=preset), num_cycles=300)
+    seed_test(lambda: make_env("relay", rules=preset), num_cycles=300)
+
+
+def test_a_winner_terminates_at_its_win_and_the_others_play_on(relay):
+    """Without refunds a winner's account closes with its win: it terminates in that step with its
+    reward, is selected next for its dead step, and the others go on."""
+    from cnmahjong.envs.aec import aec_env
+
+    env = aec_env("relay")(rules="relay-norefund", reward_scale=2.0)
+    policy = heuristic_of(relay)
+    seen_mid_hand = 0
+    for seed in range(60):
+        got, ended, removed = play_aec(env, policy, seed)
+        game = env.game
+        r = game.result
+        assert got == {f"player_{s}": r.payments[s] / 2.0 for s in range(4)}  # every seat, its whole settlement
+        # the winners that left mid-hand (terminated before the last decision) were removed first,
+        # in settlement order, and the hand went on without them
+        early = [a for a in removed if ended[a] < max(ended.values())]
+        assert early == [f"player_{w}" for w in r.winners][:len(early)]
+        seen_mid_hand += bool(early)
+    assert seen_mid_hand >= 10
+
+
+def test_with_refunds_a_seat_that_left_is_paid_at_the_end(relay):
+    """With ``refund`` the winner leaves play but its account stays open: it is never asked again,
+    terminates with everyone at the end, and the refund it pays reaches its rewards."""
+    from cnmahjong.envs.aec import aec_env
+
+    env = aec_env("relay")()
+    policy = heuristic_of(relay)
+    refunds = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        asked_after_out = set()
+        got = dict.fromkeys(env.possible_agents, 0.0)
+        while env.agents:
+            agent = env.agent_selection
+            obs, _, term, _, _ = env.last()
+            seat = env.agent_name_mapping[agent]
+            if term:
+                assert env.game.done  # nobody terminates before the end
+                env.step(None)
+            else:
+                asked_after_out.add(seat in env.game.seats_out)
+                env.step(policy(obs["observation"], obs["action_mask"]))
+            for a, r in env.rewards.items():
+                got[a] += r
+        assert asked_after_out == {False}
+        r = env.game.result
+        assert got == {f"player_{s}": float(r.payments[s]) for s in range(4)}
+        refunds += any(t.reason == "refund" for t in r.transfers)
+    assert refunds >= 10
+
+
+# ------------------------------------------------------------------ VectorEnv
+def drive(aec, chosen):
+    """Step the AEC env through one table's rows (seat -> action), dead steps of seats that left
+    included; return every seat's rewards summed over those steps."""
+    got = np.zeros(4)
+    left = dict(chosen)
+    while left or (aec.agents and aec.terminations[aec.agent_selection] and not aec.game.done):
+        agent = aec.agent_selection
+        if aec.terminations[agent] and not aec.game.done:
+            aec.step(None)
+            continue
+        aec.step(int(left.pop(aec.agent_name_mapping[agent])))
+        got += [aec.rewards.get(f"player_{s}", 0.0) for s in range(4)]
+    return got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset, hands_wanted", [("relay", 1000), ("relay-norefund", 1000)])
+def test_vector_env_rows_and_rewards_equal_the_aec_envs(preset, hands_wanted):
+    """Row for row (observations, masks, the global state) and reward for reward, over 2,000 hands
+    (both presets), four seats pending at once in the opening window."""
+    from cnmahjong.envs.aec import aec_env
+    from cnmahjong.envs.vector import VectorEnv
+
+    tables = 8
+    venv = VectorEnv(num_tables=tables, seed=4, ruleset="relay", rules=preset, state=True, obs_dtype=np.uint8)
+    batch = venv.reset()
+    aecs = []
+    for t in range(tables):
+        e = aec_env("relay")(rules=preset)
+        e.reset(seed=venv.table_seeds[t])
+        aecs.append(e)
+    rng = np.random.default_rng(0)
+    hands = four_rows = 0
+    totals = np.zeros((tables, 4))
+    while hands < hands_wanted:
+        four_rows += any((batch.table == t).sum() == 4 for t in range(tables))
+        for i in range(len(batch)):
+            aec = aecs[batch.table[i]]
+            o = aec.observe(f"player_{batch.seat[i]}")
+            assert batch.obs[i].astype(np.float32).tobytes() == o["observation"].tobytes()
+            assert np.array_equal(batch.mask[i], o["action_mask"])
+            if i % 7 == 0:
+                assert np.array_equal(venv.state_layout.to_float(batch.state[i]), aec.state())
+        actions = random_actions(batch, rng)
+        chosen = [{} for _ in range(tables)]
+        for i, a in enumerate(actions):
+            chosen[batch.table[i]][int(batch.seat[i])] = a
+        batch = venv.step(actions)
+        for t, aec in enumerate(aecs):
+            got = drive(aec, chosen[t]) if chosen[t] else np.zeros(4)
+            assert np.allclose(batch.rewards[t], got)
+            totals[t] += got
+            if batch.hand_over[t]:
+                assert np.allclose(totals[t], aec.game.result.payments)
+                totals[t] = 0
+                while aec.agents:
+                    aec.step(None)
+                aec.reset()
+                hands += 1
+            else:
+                assert aec.game.events == venv.games[t].events
+    assert four_rows > hands_wanted / 2
+
+
+# ------------------------------------------------------------------ single-agent and library recipes
+@pytest.mark.parametrize("preset", PRESETS)
+def test_single_agent_env_pays_the_learner_its_whole_settlement(relay, preset):
+    """The learner may leave first, or see opponents leave; either way its returns are its payments."""
+    from gymnasium.utils.env_checker import check_env
+
+    from cnmahjong.agents import GreedyAgent
+    from cnmahjong.envs.wrappers import SingleAgentEnv
+
+    env = SingleAgentEnv(rules=preset, opponents=[GreedyAgent()] * 3, seat="random", illegal_action="penalize")
+    check_env(env, skip_render_check=True)
+    policy = heuristic_of(relay)
+    left_early = 0
+    for seed in range(30):
+        obs, info = env.reset(seed=seed)
+        total, done = 0.0, False
+        while not done:
+            obs, r, done, _, info = env.step(policy(obs, env.action_masks().astype(np.int8)))
+            total += r
+        game = env.aec.game
+        assert total == game.payments[env.seat]
+        left_early += not game.done
+        if not game.done:
+            assert preset == "relay-norefund" and env.seat in game.seats_out
+    if preset == "relay-norefund":
+        assert left_early >= 3
+
+
+def test_tianshous_seat_env_counts_a_seat_that_left_by_its_settlement(relay):
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+    from cnmahjong.envs.integrations.tianshou import QNet, SharedSeatEnv
+
+    qnet = QNet([16], encoder="rl-v0")
+    env = SharedSeatEnv(qnet, rules="relay-norefund", reward_scale=1.0)
+    for seed in range(10):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["mask"])[-1]))
+    assert all(ret == paid for ret, paid in env.finished) and len(env.finished) == 10
+
+
+def test_rllibs_pettingzoo_env_pays_every_seat_its_settlement(relay):
+    """RLlib's ``PettingZooEnv`` (the recipe's wrapper) on the leaving seats: each agent's rewards
+    as RLlib collects them sum to its settlement, and a winner's ``terminated`` comes with its win."""
+    pytest.importorskip("ray.rllib")
+    from cnmahjong.envs.integrations.rllib import make_env
+
+    env = make_env({"rules": "relay-norefund"})
+    policy = heuristic_of(relay)
+    mid_hand = 0
+    for seed in range(20):
+        obs, _ = env.reset(seed=seed)
+        got = dict.fromkeys(env.env.unwrapped.possible_agents, 0.0)
+        done = False
+        while not done:
+            agent = env.env.agent_selection  # obs also holds the agents that just left
+            o = obs[agent]
+            obs, rew, term, trunc, _ = env.step({agent: policy(
+                o["observations"].reshape(relay.shape), o["action_mask"])})
+            for a, r in rew.items():
+                got[a] += r
+            mid_hand += any(v for a, v in term.items() if a != "__all__") and not term["__all__"]
+            done = term["__all__"] or trunc["__all__"]
+        game = env.env.unwrapped.game
+        assert got == {f"player_{s}": float(game.result.payments[s]) for s in range(4)}
+    assert mid_hand >= 3
+
+
+def highest_legal(td):
+    """Every seat's highest legal action id (0 for a seat not to act: the wrapper ignores it)."""
+    import torch
+
+    for i in range(4):
+        mask = td[f"player_{i}", "action_mask"]
+        ids = torch.arange(mask.shape[-1]).expand_as(mask)
+        td[f"player_{i}", "action"] = torch.where(mask, ids, 0).amax(-1)
+    return td
+
+
+def test_torchrls_wrapper_pays_every_seat_its_settlement(relay):
+    torch = pytest.importorskip("torch")
+    torchrl = pytest.importorskip("torchrl.envs.libs.pettingzoo")
+    from cnmahjong.envs.aec import make_env
+
+    for seed in range(5):
+        pz = make_env("relay", rules="relay-norefund", departed="stay")
+        env = torchrl.PettingZooWrapper(env=pz, use_mask=True, seed=seed)
+        td = env.rollout(2000, policy=highest_legal, break_when_any_done=True)
+        reward = torch.cat([td["next", f"player_{i}", "reward"] for i in range(4)], dim=1).squeeze(-1)
+        settlement = torch.tensor(pz.unwrapped.game.result.payments, dtype=reward.dtype)
+        assert torch.equal(reward.sum(0), settlement), (reward.sum(0), settlement)
+
+
+# ------------------------------------------------------------------ the tools
+def test_arena_league_and_replay(relay, tmp_path):
+    from cnmahjong.training.arena import run_arena
+    from cnmahjong.training.league.core import League
+
+    result = run_arena(["greedy", "random", "random", "random"], deals=6, rules="relay", workers=2, seed=1)
+    assert result.ruleset == "relay"
+    hands = [h for deal in result.hands for h in deal]
+    assert len(hands) == 24
+    greedy, *randoms = result.reports
+    assert greedy.rates["win_rate"] > max(r.rates["win_rate"] for r in randoms)
+    league = League(policies=[], rules="relay", deals=4, seed=2)
+    league.add(["greedy", "random"], workers=1)
+    standings = league.standings(resamples=50)
+    assert sorted(st.policy for st in standings) == ["greedy", "random"]
+    assert abs(sum(st.rating for st in standings)) < 1e-9 and all(st.hands > 0 for st in standings)
+    game = new_game(relay, "relay-norefund", 9)
+    while not game.done:
+        s = game.to_act[0]
+        game.step(s, game.legal_actions(s)[-1])
+    events = json.loads(json.dumps(game.events))
+    assert relay.game.replay(events).events == game.events
+
+
+def test_viewer_shows_a_seat_nothing_of_the_others_picks(relay, tmp_path):
+    from cnmahjong.training.viewer.frames import hand_frames
+    from cnmahjong.training.viewer.replay import write_replay
+
+    game = new_game(relay, "relay", 5)
+    picks = {}
+    while not game.done:
+        s = game.to_act[0]
+        a = game.legal_actions(s)[0]
+        if game.phase == "pass":
+            picks.setdefault(s, []).append(a)
+        game.step(s, a)
+    hand = hand_frames(game.events, seat=0)
+    said = [f["action"] for f in hand["frames"][1:9]]  # the eight picks of the opening window
+    for seat, what in said:
+        if seat != 0:
+            assert "pick" not in what and what == "a hidden choice"
+    assert [w for s, w in said if s == 0] == [relay.game.ACTIONS.describe(a) for a in picks[0]]
+    everyone = hand_frames(game.events)  # the referee's view shows every pick
+    assert sum("pick" in f["action"][1] for f in everyone["frames"][1:9]) == 8
+    assert all(f["offered"] == [] for f in hand["frames"][1:8])  # a swap window offers no tile
+    assert "Pairs relay" in write_replay(game.events, tmp_path / "hand.html").read_text(encoding="utf-8")
+
+
+def test_the_state_and_the_text_table(relay):
+    from cnmahjong.envs.aec import aec_env
+
+    env = aec_env("relay")(render_mode="ansi")
+    env.reset(seed=3)
+    assert env.state().shape == env.state_space.shape
+    text = env.render()
+    assert "phase: pass" in text and "offered" not in text  # the default text table; no claim to show
+    hidden = sum(line.endswith("(hidden)") or "(hidden)" in line for line in text.splitlines())
+    assert hidden == 3
+
+
+def test_example_bot_plays_it_with_zero_faults(relay):
+    import sys
+    from pathlib import Path
+
+    from cnmahjong.training.arena import run_arena
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "simple_bot.py"
+    result = run_arena([f"bot:{sys.executable} {bot}", "greedy", "greedy", "greedy"], deals=2, rules="relay",
+                       workers=1, seed=3)
+    faults = dict(result.reports[0].faults)
+    assert faults.pop("decisions") > 0 and not any(faults.values()), faults
+    assert len([h for d in result.hands for h in d]) == 8
+
+
+@pytest.mark.slow
+def test_the_self_play_trainer_trains_on_it(tmp_path):
+    from cnmahjong.envs.integrations.networks import load_actor_critic
+    from cnmahjong.training.selfplay_ppo import train
+
+    final = train({"algo": "selfplay_ppo", "run_dir": str(tmp_path), "rules": "relay-norefund",
+                   "total_timesteps": 600, "num_workers": 2, "tables_per_worker": 4, "steps_per_rollout": 16,
+                   "net_arch": [16], "batch_size": 64, "n_epochs": 1, "checkpoint_every_updates": 1})
+    net = load_actor_critic(str(final))
+    assert net.encoder == "rl-v0" and net.shape == relay_shape()
+
+
+def relay_shape():
+    return registry.get_ruleset("relay").shape
+
+
+def test_seats_are_one_fact(relay):
+    from cnmahjong.envs.core import engine, result, seats
+
+    assert engine.NUM_SEATS is seats.NUM_SEATS and result.NUM_SEATS is seats.NUM_SEATS == NUM_SEATS
+    assert relay.name == "relay" and relay.num_actions == 56 and relay.default_rules == "relay"
+    assert relay.max_to_act == 4 and relay.scenario_keys == ()
