@@ -74,6 +74,14 @@ class Wall:
         """Remaining kinds from head to tail."""
         return list(filter(EMPTY.__ne__, self._pos))
 
+    def refill(self, tiles: Sequence[int]) -> None:
+        """Lay ``tiles`` (head to tail) on the remaining positions, which keep their places: a
+        world drawn for search (``cnmahjong.envs.core.worlds``) has the same wall with other tiles."""
+        if len(tiles) != self.remaining:
+            raise ValueError(f"refill needs {self.remaining} tiles, got {len(tiles)}")
+        it = iter(tiles)
+        self._pos = [t if t == EMPTY else next(it) for t in self._pos]
+
     def positions(self) -> list[int]:
         """Positions (0..107) of the remaining tiles, head to tail."""
         return [k for k, t in enumerate(self._pos) if t != EMPTY]

@@ -1,0 +1,348 @@
+"""Cheap copies of a game, and worlds a seat cannot tell from the real one: what search needs.
+
+``clone(game)`` is an independent copy, made attribute by attribute by type: numbers, strings,
+tuples and frozen records (melds, wins, configs, results) are shared; bytearrays, lists, dicts
+and deques are copied; a ``random.Random`` is copied with its state; any other object (the wall,
+an open window, a kong under way) is copied attribute by attribute, so a window class that
+gains fields keeps working. The event log's list is copied but its events are shared: the
+engines append events and never change one once logged.
+
+``sample_world(game, seat, rng)`` is a complete game of the same class in which everything
+``seat`` can see is what it sees in ``game`` (its observation, its legal actions, the public
+events, every count) and everything it cannot see is drawn afresh from ``rng``:
+
+- the tiles it cannot see (the other concealed hands, the other seats' face-down kongs, the
+  wall's order) are the unseen multiset — all copies of every kind minus what the seat sees —
+  in sorted order, shuffled by ``rng``: a uniform draw among the arrangements with the public
+  counts, made without looking at the real arrangement, not even at its order;
+- future randomness (Changsha's dice) comes from a generator seeded by ``rng``; the real seed
+  and generator state are never read;
+- another seat's blind choice already made in an open claim window is cleared and the window
+  re-asked: that seat's options are worked out again from its drawn hand, and it decides again
+  in the world (a made choice is one of its legal options there, and search plays the others
+  by its rollout policy anyway, so asking again draws it from that model);
+- what followed from the old hidden tiles is worked out again or forgotten: the other seats'
+  offers and wins in an open window, a turn's options, its drawn tile (drawn uniformly among the
+  seat's hidden tiles), and the other seats' own bars (Changsha 漏胡, Hangzhou 失碰), which are
+  kept for ``seat`` only.
+
+The draw conditions on the public tile counts, not on what the others' past play suggests
+(that they passed a claim, say): "consistent with the public record" means the tiles. Where a
+phase itself says another seat holds an option (Changsha: that seat's 海底 win or 开杠 draw
+options, its opening win), draws that cannot have it are redrawn (rejection), up to
+``MAX_REDRAWS`` times.
+
+The world's event log is the seat's view of the real one (``public_events``): the deal's
+hidden hands, wall and seed, the tiles other seats drew, their face-down kongs and their
+pending window choices are blanked or left out, so it can be read but not replayed.
+
+A ruleset declares only what is hidden, with methods on its game class (all optional):
+
+- ``_world_face_up()``: tiles lying face up outside hands, melds and rivers (Changsha's
+  开杠 draw and 海底 tile, Hangzhou's indicator);
+- ``_world_shown(s)``: counts of seat ``s``'s concealed tiles that everybody sees (Changsha
+  opening wins);
+- ``_world_forget(seat, rng)``: drop state that followed from the old hidden tiles and redraw
+  the future randomness from ``rng``;
+- ``_world_offer(window, s)``: seat ``s``'s options in the open ``window`` with its new hand
+  (updating the window's own per-seat fields), or None / empty when it is not asked;
+- ``_world_reask(s, rng, last)``: work out again the decision seat ``s`` (another seat) is asked
+  alone now; False when its drawn hand cannot be asked this (the tiles are redrawn); with
+  ``last`` it must ask what the hand allows;
+- ``_world_events(events, seat)``: the ruleset's own blanking of the event log.
+
+Face-down kongs are the generic ``Meld.hidden``; the sampler redraws their kind uniformly among
+the kinds whose four copies are all unseen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import is_dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.tiles import COPIES
+
+NUM_SEATS = 4
+MAX_REDRAWS = 200
+"""Draws tried when the phase says another seat holds an option (see the module docstring);
+after that the world keeps the last draw and that seat is asked only what its hand allows
+(in a window the seat sees open, the first other seat in asking order may only pass)."""
+SHARED_ITEMS = frozenset({"events"})
+"""Lists whose items are never changed once appended: the list is copied, its items shared."""
+
+# ------------------------------------------------------------------ clone
+_IMMUTABLE = (int, float, str, bool, type(None), bytes, tuple, frozenset, range)
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def _copy_list(v: list) -> list:
+    out = list(v)
+    for i, x in enumerate(out):
+        f = _COPIERS.get(type(x)) or _copier(type(x))
+        if f is not _same:
+            out[i] = f(x)
+    return out
+
+
+def _copy_dict(v: dict) -> dict:
+    out = dict(v)
+    for k, x in out.items():
+        f = _COPIERS.get(type(x)) or _copier(type(x))
+        if f is not _same:
+            out[k] = f(x)
+    return out
+
+
+def _copy_random(v: random.Random) -> random.Random:
+    out = random.Random()
+    out.setstate(v.getstate())
+    return out
+
+
+def _slots(cls: type) -> tuple[str, ...]:
+    names: list[str] = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend([slots] if isinstance(slots, str) else slots)
+    return tuple(n for n in names if n not in ("__dict__", "__weakref__"))
+
+
+def _copy_object(v: Any) -> Any:
+    """Any other object: a new one of its class with every attribute (slots and ``__dict__``) copied."""
+    cls = type(v)
+    out = cls.__new__(cls)
+    for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, _slots(cls)):
+        try:
+            x = getattr(v, name)
+        except AttributeError:
+            continue
+        setattr(out, name, _copy(x))
+    d = getattr(v, "__dict__", None)
+    if d is not None:
+        out.__dict__.update(_copy_dict(d))
+    return out
+
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {
+    bytearray: bytearray, list: _copy_list, dict: _copy_dict, deque: lambda v: deque(_copy_list(list(v))),
+    random.Random: _copy_random, **{t: _same for t in _IMMUTABLE},
+}
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _copier(t: type) -> Callable[[Any], Any]:
+    f = _COPIERS.get(t)
+    if f is None:
+        frozen = is_dataclass(t) and t.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        f = _COPIERS[t] = _same if frozen else _copy_object
+    return f
+
+
+def _copy(v: Any) -> Any:
+    return (_COPIERS.get(type(v)) or _copier(type(v)))(v)
+
+
+def clone(game: Any) -> Any:
+    """An independent copy of ``game`` (see the module docstring): stepping it leaves ``game`` as it was."""
+    cls = type(game)
+    out = cls.__new__(cls)
+    for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, _slots(cls)):
+        try:
+            v = getattr(game, name)
+        except AttributeError:
+            continue
+        setattr(out, name, list(v) if name in SHARED_ITEMS else _copy(v))
+    return out
+
+
+# ------------------------------------------------------------------ worlds
+def _hook(game: Any, name: str) -> Callable[..., Any] | None:
+    return getattr(game, name, None)
+
+
+def unseen_counts(game: Any, seat: int) -> list[int]:
+    """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
+    sees, every river, the tiles face up and the other seats' shown tiles."""
+    seen = list(game.hands[seat])
+    shown = _hook(game, "_world_shown")
+    face_up = _hook(game, "_world_face_up")
+    for s in range(NUM_SEATS):
+        for m in game.melds[s]:
+            if s == seat or not m.hidden:
+                for t in m.tiles:
+                    seen[t] += 1
+        for t in game.rivers[s]:
+            seen[t] += 1
+        if shown is not None and s != seat:
+            for t, n in enumerate(shown(s)):
+                seen[t] += n
+    for t in face_up() if face_up is not None else ():
+        seen[t] += 1
+    unseen = [COPIES - n for n in seen]
+    if min(unseen) < 0:
+        raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {seen}")
+    return unseen
+
+
+def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
+    """The event log as ``seat`` sees it: the deal without the other hands, the wall and the seed;
+    the other seats' drawn tiles blanked (``tile`` None); their choices in the open window left
+    out; then the ruleset's own blanking (``_world_events``)."""
+    events = game.events
+    out: list[dict[str, Any]] = []
+    for e in events:
+        kind = e["type"]
+        if kind == "deal":
+            e = {**e, "hands": [h if s == seat else None for s, h in enumerate(e["hands"])], "wall": None,
+                 "seed": None, **({"dice": None} if "dice" in e else {})}
+        elif kind == "draw" and e["seat"] != seat:
+            e = {**e, "tile": None}
+        out.append(e)
+    window = game._window
+    if window is not None:  # the trailing acts are the choices made in the open window
+        i = len(out)
+        while i and out[i - 1]["type"] == "act" and out[i - 1]["seat"] in window.choices:
+            i -= 1
+        out[i:] = [e for e in out[i:] if e["seat"] == seat]
+    extra = _hook(game, "_world_events")
+    return extra(out, seat) if extra is not None else out
+
+
+def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: np.random.Generator) -> None:
+    """Deal the unseen tiles afresh: the other seats' face-down kongs, concealed hands (beside
+    their shown tiles) and the wall, from the sorted unseen multiset shuffled by ``rng``."""
+    counts = list(unseen)
+    shown = _hook(game, "_world_shown")
+    others = [(seat + i) % NUM_SEATS for i in (1, 2, 3)]
+    for s in others:
+        if not any(m.hidden for m in game.melds[s]):
+            continue
+        melds = list(game.melds[s])
+        for i, m in enumerate(melds):
+            if m.hidden:
+                kinds = [k for k, n in enumerate(counts) if n >= len(m.tiles)]
+                k = kinds[int(rng.integers(len(kinds)))]
+                counts[k] -= len(m.tiles)
+                melds[i] = replace(m, tiles=(k,) * len(m.tiles))
+        melded = bytearray(len(counts))
+        for m in melds:
+            for t in m.tiles:
+                melded[t] += 1
+        world.melds[s], world.melded[s] = melds, melded
+    pool = [k for k, n in enumerate(counts) for _ in range(n)]
+    tiles = [pool[i] for i in rng.permutation(len(pool)).tolist()]
+    at = 0
+    for s in others:
+        hand = bytearray(shown(s)) if shown is not None else bytearray(len(counts))
+        n = sum(game.hands[s]) - sum(hand)
+        for t in tiles[at:at + n]:
+            hand[t] += 1
+        at += n
+        world.hands[s] = hand
+    if len(tiles) - at != game.wall.remaining:
+        raise AssertionError(f"{len(tiles)} unseen tiles for {at} in hands and {game.wall.remaining} in the wall: "
+                             f"the ruleset's declarations (_world_face_up, _world_shown) miss some")
+    world.wall.refill(tiles[at:])
+
+
+def _reopen(world: Any, seat: int, last: bool) -> bool:
+    """The open window asked again: ``seat`` keeps its options, its picks and what it is asked
+    now; every other seat's options come from its new hand and its picks are cleared. A window
+    left with nobody to ask is resolved. False (unless ``last``) when the seat, not asked now,
+    sees the window still open but nobody else's new hand is offered anything."""
+    w = world._window
+    payer = getattr(w, "payer", None)
+    order = range(NUM_SEATS) if payer is None else [(payer + i) % NUM_SEATS for i in (1, 2, 3)]
+    options: dict[int, list[int]] = {}
+    for s in order:  # the asking order
+        if s == seat:
+            if s in w.options:
+                options[s] = w.options[s]
+            continue
+        acts = world._world_offer(w, s)
+        if acts:
+            options[s] = acts
+    w.options = options
+    for name in ("choices", "picks"):
+        made = getattr(w, name, None)
+        if made is not None:
+            setattr(w, name, {seat: made[seat]} if seat in made else {})
+    own = world.pending.get(seat)
+    world.pending = {s: (own if s == seat else list(a)) for s, a in options.items()
+                     if s != seat or own is not None}
+    if not world.pending and not last:
+        return False
+    if not world.pending and seat not in w.options:  # the last draw: keep the window open as the
+        first = next(s for s in order if s != seat)   # seat sees it, the first other seat passing
+        w.options = {first: [world.ACTIONS.PASS]}
+        world.pending = {first: [world.ACTIONS.PASS]}
+    if not world.pending:
+        world._window = None
+        world._resolve_window(w)
+    return True
+
+
+def sample_world(game: Any, seat: int, rng: np.random.Generator) -> Any:
+    """A game ``seat`` cannot tell from ``game``, its hidden part drawn from ``rng`` (see the
+    module docstring). A function of what the seat knows and of ``rng`` alone."""
+    seat = int_arg(seat, "seat", 0, NUM_SEATS - 1)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
+                        f"got {type(rng).__name__}")
+    unseen = unseen_counts(game, seat)
+    events = public_events(game, seat)
+    forget, reask = _hook(game, "_world_forget"), _hook(game, "_world_reask")
+    for attempt in range(MAX_REDRAWS):
+        last = attempt == MAX_REDRAWS - 1
+        world = clone(game)
+        world.seed = None
+        world.events = list(events)
+        _draw_hidden(world, game, seat, unseen, rng)
+        if forget is not None:
+            world._world_forget(seat, rng)
+        if world._window is not None:
+            if _reopen(world, seat, last):
+                return world
+            continue
+        alone = [s for s in world.pending if s != seat]
+        if not alone or reask is None or world._world_reask(alone[0], rng, last):
+            return world
+    raise AssertionError("unreachable: the last draw is always kept")
+
+
+class SeatView:
+    """What one seat may use of a game: its legal actions and worlds drawn from what it knows.
+
+    The arena and the play page hand a search policy this, never the game itself: a policy that
+    reads only ``legal_actions`` and ``sample_world`` chooses the same whatever the hidden tiles
+    are (tested by permuting them)."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self._game = game
+        self.seat = int_arg(seat, "seat", 0, NUM_SEATS - 1)
+
+    def legal_actions(self) -> list[int]:
+        return self._game.legal_actions(self.seat)
+
+    @property
+    def ruleset(self) -> str:
+        return self._game.RULESET
+
+    @property
+    def phase(self) -> str:
+        return self._game.phase
+
+    def sample_world(self, rng: np.random.Generator) -> Any:
+        return sample_world(self._game, self.seat, rng)
+
