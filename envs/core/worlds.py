@@ -32,9 +32,10 @@ phase itself says another seat holds an option (Changsha: that seat's 海底 win
 options, its opening win), draws that cannot have it are redrawn (rejection), up to
 ``MAX_REDRAWS`` times.
 
-The world's event log is the seat's view of the real one (``public_events``): the deal's
-hidden hands, wall and seed, the tiles other seats drew, their face-down kongs and their
-pending window choices are blanked or left out, so it can be read but not replayed.
+The world's event log is the seat's view of the real one (``public_events``, the filter of
+``cnmahjong.envs.core.seen``): the deal's hidden hands, wall and seed, the tiles other seats
+drew, their concealed kongs and their pending window answers are taken out, so it can be read
+but not replayed.
 
 A ruleset declares only what is hidden, with methods on its game class (all optional):
 
@@ -48,8 +49,7 @@ A ruleset declares only what is hidden, with methods on its game class (all opti
   (updating the window's own per-seat fields), or None / empty when it is not asked;
 - ``_world_reask(s, rng, last)``: work out again the decision seat ``s`` (another seat) is asked
   alone now; False when its drawn hand cannot be asked this (the tiles are redrawn); with
-  ``last`` it must ask what the hand allows;
-- ``_world_events(events, seat)``: the ruleset's own blanking of the event log.
+  ``last`` it must ask what the hand allows.
 
 Face-down kongs are the generic ``Meld.hidden``; the sampler redraws their kind uniformly among
 the kinds whose four copies are all unseen.
@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.seen import seat_events
 from cnmahjong.envs.core.tiles import COPIES
 
 NUM_SEATS = 4
@@ -194,27 +195,9 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
 
 
 def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
-    """The event log as ``seat`` sees it: the deal without the other hands, the wall and the seed;
-    the other seats' drawn tiles blanked (``tile`` None); their choices in the open window left
-    out; then the ruleset's own blanking (``_world_events``)."""
-    events = game.events
-    out: list[dict[str, Any]] = []
-    for e in events:
-        kind = e["type"]
-        if kind == "deal":
-            e = {**e, "hands": [h if s == seat else None for s, h in enumerate(e["hands"])], "wall": None,
-                 "seed": None, **({"dice": None} if "dice" in e else {})}
-        elif kind == "draw" and e["seat"] != seat:
-            e = {**e, "tile": None}
-        out.append(e)
-    window = game._window
-    if window is not None:  # the trailing acts are the choices made in the open window
-        i = len(out)
-        while i and out[i - 1]["type"] == "act" and out[i - 1]["seat"] in window.choices:
-            i -= 1
-        out[i:] = [e for e in out[i:] if e["seat"] == seat]
-    extra = _hook(game, "_world_events")
-    return extra(out, seat) if extra is not None else out
+    """The event log as ``seat`` sees it: ``cnmahjong.envs.core.seen``'s filter, the one the play
+    page and the bot protocol use (the others' concealed parts and pending window answers out)."""
+    return seat_events(game.events, 0, seat, game.done)[0]
 
 
 def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: np.random.Generator) -> None:

@@ -465,24 +465,6 @@ class HangzhouGame(engine.TableGame):
         self._start_turn(s)
         return True
 
-    def _world_events(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-        """Another seat's concealed kong not yet revealed: its tiles and the act that made it blanked."""
-        hidden = {s for s in OTHERS[seat] if any(m.hidden for m in self.melds[s])}
-        i = len(events)
-        while hidden and i:
-            i -= 1
-            e = events[i]
-            s = e.get("seat")
-            if s not in hidden:
-                continue
-            if e["type"] == "reveal":
-                hidden.discard(s)
-            elif e["type"] == "meld" and e["kind"] == ANGANG:
-                events[i] = {**e, "tiles": None}
-                if events[i - 1]["type"] == "act" and events[i - 1]["seat"] == s:
-                    events[i - 1] = {**events[i - 1], "action": None}
-        return events
-
     # ------------------------------------------------------------------ views
     def tiles_accounted(self) -> int:
         """Tiles in the wall, hands, melds, rivers and the indicator: §1's 136 through a hand."""
