@@ -12,10 +12,13 @@ TORCH_CPU := torch==2.13.0
 .PHONY: demo test bench lint install install-train install-agilerl browser compiled clean
 
 # An editable install (pip install -e .): the package imports as cnmahjong from this checkout.
-# Its extensions are built below, in place, by the build backend's own build_ext.
+# Its extensions are built below, in place, by the build backend's own build_ext. link_tree puts
+# the package on the path as a plain folder of links (build/link-tree), which static tools and
+# IDEs follow into envs/, agents/, training/ (setuptools' editable import hook they cannot read).
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[dev,fast]"
+	$(PY) setup.py -q link_tree
 	touch $@
 
 # The compiled hot path (setup.py): Cython builds the engine modules unchanged and the cs-v0

@@ -1,8 +1,10 @@
 """The compiled hot path, built by the build backend (setuptools ``ext_modules`` through Cython).
 
 Everything else about the package is declared in ``pyproject.toml``; this file adds the
-extension modules. ``pip install .``, ``pip install -e .`` and ``pip wheel .`` all build them:
-the modules of ``envs/hotpath.py``'s ``MODULES`` compiled unchanged, and the ``cs-v0`` twin
+extension modules, the package list (discovered: every folder with an ``__init__.py`` under
+the mapped roots) and ``link_tree`` (the package as a path entry, for static tools).
+``pip install .``, ``pip install -e .`` and ``pip wheel .`` all build the extensions: the
+modules of ``envs/hotpath.py``'s ``MODULES`` compiled unchanged, and the ``cs-v0`` twin
 ``envs/changsha/_planes.pyx``. The extensions are optional: where a C compiler is missing or
 fails, the build says so and goes on, and the package runs as pure Python.
 
@@ -24,7 +26,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Command, Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -38,6 +40,56 @@ DIRECTIVES = {
 PACKAGE_DIRS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
     "tool"]["setuptools"]["package-dir"]
 """Where each package lives in the repository (``pyproject.toml``'s package-dir, the one copy)."""
+
+
+def discovered_packages() -> list[str]:
+    """Every package of the wheel: each folder with an ``__init__.py`` under a mapped root of
+    ``package-dir``, named as it imports. Discovered, never listed by hand: a folder left out of a
+    list would import through the editable install and be missing from the wheel."""
+    found = set()
+    for package, folder in PACKAGE_DIRS.items():
+        base = ROOT / folder
+        for init in base.rglob("__init__.py"):
+            rel = init.parent.relative_to(base).parts
+            if "__pycache__" not in rel:
+                found.add(".".join((package, *rel)))
+    return sorted(found)
+
+
+class LinkTree(Command):
+    """``setup.py link_tree``: the package as a plain folder on the interpreter's path, for readers
+    and static tools (an IDE, pyright, jedi) that cannot follow the editable install's import hook.
+    ``build/link-tree/cnmahjong`` holds links to ``cnmahjong/``'s files and to each mapped folder
+    (``envs``, ``agents``, ...), and a ``.pth`` file in site-packages names ``build/link-tree``.
+    Folder links show new modules and the in-place extensions at once; only a new mapped root
+    needs it run again (``make`` does, whenever pyproject.toml changes)."""
+
+    description = "link the package tree into site-packages as a path entry (for static tools)"
+    user_options: list = []
+    TREE = ROOT / "build" / "link-tree"
+
+    def initialize_options(self) -> None:
+        pass
+
+    def finalize_options(self) -> None:
+        pass
+
+    def run(self) -> None:
+        import shutil
+        import sysconfig
+
+        shutil.rmtree(self.TREE, ignore_errors=True)
+        for package, folder in sorted(PACKAGE_DIRS.items()):
+            target = self.TREE.joinpath(*package.split("."))
+            if package == "cnmahjong":  # a real folder: the mapped packages go inside it
+                target.mkdir(parents=True)
+                for f in (ROOT / folder).iterdir():
+                    if f.suffix == ".py":
+                        (target / f.name).symlink_to(f)
+            else:
+                target.symlink_to(ROOT / folder, target_is_directory=True)
+        pth = Path(sysconfig.get_paths()["purelib"]) / "cnmahjong-link-tree.pth"
+        pth.write_text(f"{self.TREE}\n", encoding="utf-8")
 
 
 def hot_modules() -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -200,6 +252,7 @@ class OptionalBuildExt(build_ext):
 if __name__ == "__main__":
     modules, twins = hot_modules()
     # the sources named here are what an sdist ships; build_ext compiles their staged copies
-    setup(ext_modules=[Extension(m, [str(source_of(m, t).relative_to(ROOT))])
+    setup(packages=discovered_packages(),
+          ext_modules=[Extension(m, [str(source_of(m, t).relative_to(ROOT))])
                        for m, t in [(m, False) for m in modules] + [(m, True) for m in twins]],
-          cmdclass={"build_ext": OptionalBuildExt})
+          cmdclass={"build_ext": OptionalBuildExt, "link_tree": LinkTree})

@@ -60,7 +60,7 @@ def test_a_package_named_envs_installed_beside_ours_hides_nothing(tmp_path):
 
 def test_every_package_installs_under_cnmahjong():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    assert config["packages"] and all(p == "cnmahjong" or p.startswith("cnmahjong.") for p in config["packages"])
+    assert "packages" not in config  # discovered by setup.py, never a hand list (see the wheel test)
     assert set(config["package-dir"]) == {"cnmahjong", "cnmahjong.envs", "cnmahjong.agents", "cnmahjong.training",
                                           "cnmahjong.configs"}
     for package, folder in config["package-dir"].items():
@@ -158,3 +158,60 @@ def test_a_pettingzoo_without_a_registry_is_told(tmp_path):
             "print([str(x.message) for x in w])")
     out = _python(code, tmp_path, PYTHONPATH=str(tmp_path))
     assert "PettingZoo 1.24.3 has no env registry" in out and "cnmahjong.changsha_mahjong_v0.env()" in out
+
+
+def _tree_modules() -> set[str]:
+    """Every module file under the mapped roots of pyproject's package-dir, as it imports."""
+    dirs = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    found = set()
+    for package, folder in dirs.items():
+        for f in (ROOT / folder).rglob("*.py"):
+            rel = f.relative_to(ROOT / folder).with_suffix("").parts
+            if "__pycache__" not in rel and not any(p.startswith(".") for p in rel):
+                inner = [p for p in dirs if p != package and p.startswith(package + ".")
+                         and f.is_relative_to(ROOT / dirs[p])]
+                if not inner:  # a file under a nested mapped root is that root's
+                    found.add(".".join((package, *rel)))
+    return found
+
+
+def test_the_wheel_holds_every_module_of_the_tree(tmp_path):
+    """The wheel as the build backend makes it (no extensions, for speed) holds exactly the tree's
+    modules: a package folder missing from the package list would be missing here."""
+    import zipfile
+
+    env = {**os.environ, "CNMAHJONG_NO_EXTENSIONS": "1"}
+    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                          "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    [wheel] = tmp_path.glob("cnmahjong-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    inside = {n[n.index("cnmahjong/"):-3].replace("/", ".") for n in names
+              if n.endswith(".py") and "cnmahjong/" in n and ".dist-info" not in n}
+    tree = _tree_modules()
+    assert "cnmahjong.envs.core.seats" in tree and len(tree) > 100
+    assert inside == tree, {"missing from the wheel": sorted(tree - inside), "not in the tree": sorted(inside - tree)}
+
+
+def test_a_package_folder_left_out_would_be_caught(tmp_path):
+    """The discovery itself: every folder with an __init__.py under a mapped root, and only those."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_setup", ROOT / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    packages = setup.discovered_packages()
+    folders = {".".join(m.split(".")[:-1]) for m in _tree_modules() if m.endswith("__init__")}
+    assert set(packages) == folders and "cnmahjong.envs.core" in packages
+
+
+def test_static_tools_find_the_package_as_a_plain_folder():
+    """``make`` puts build/link-tree on the path (a .pth file): the modules resolve to real files
+    there, which an IDE or a type checker follows without running setuptools' import hook."""
+    code = ("import importlib.util, sysconfig, pathlib;"
+            "pth = pathlib.Path(sysconfig.get_paths()['purelib']) / 'cnmahjong-link-tree.pth';"
+            "print(pth.read_text().strip());"
+            "print(importlib.util.find_spec('cnmahjong.envs.core.engine').origin)")
+    tree, origin = _python(code, ROOT.parent).splitlines()
+    assert Path(tree) == ROOT / "build" / "link-tree"
+    assert origin.startswith(tree) and Path(origin).resolve().parent == ROOT / "envs" / "core"
