@@ -87,7 +87,7 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
     if name.startswith("bot:"):
         from cnmahjong.agents.bot import BotPolicy
 
-        return BotPolicy(name[len("bot:"):], ruleset=ruleset, seed=seed)
+        return BotPolicy(name[len("bot:"):], ruleset=ruleset, fallback=GreedyAgent(ruleset=ruleset))
     raise ValueError(f"unknown policy {name!r}: allowed {', '.join(POLICY_NAMES)}")
 
 

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from cnmahjong.agents import POLICY_NAMES, make_policy
+from cnmahjong.agents.bot import TIME_LIMIT, time_limit_arg
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import ArenaResult, default_rules, run_arena
 from cnmahjong.training.arena.plot import plot
@@ -34,6 +35,7 @@ from cnmahjong.training.files import (
     policy_files,
     workers_warning,
 )
+from cnmahjong.training.sigterm import sigterm_as_interrupt
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--policies", nargs=4, required=True, metavar="POLICY",
                         help="four policies: " + ", ".join(POLICY_NAMES))
+    parser.add_argument("--bot-time-limit", type=time_limit_arg, default=None, metavar="SECONDS",
+                        help=f"seconds a bot (bot:CMD) has for each decision, > 0 and at most 600 "
+                             f"(default {TIME_LIMIT:g})")
     parser.add_argument("--trust-zip", action="store_true",
                         help="allow SB3 .zip checkpoints (unpickling them can run code: only your own files)")
     parser.add_argument("--deals", type=int, default=500, help="number of seeded deals (x4 rotations)")
@@ -80,6 +85,7 @@ def _save_seeds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> li
 def main(argv: list[str] | None = None) -> ArenaResult:
     """Check every argument (and load every policy) before a deal is played, then play and write."""
     parser = _parser()
+    sigterm_as_interrupt()  # SIGTERM ends the run as Ctrl-C does: the workers and the bots end
     args = parser.parse_args(argv)
     problem = count_problem(args.deals, args.seed, args.workers)
     if problem:
@@ -103,7 +109,7 @@ def main(argv: list[str] | None = None) -> ArenaResult:
             parser.error(f"bad policy {name!r}: {e}")
     try:
         result = run_arena(args.policies, args.deals, args.rules, args.seed, args.workers, progress=True,
-                           keep=save_seeds, trust_pickles=args.trust_zip)
+                           keep=save_seeds, trust_pickles=args.trust_zip, bot_time_limit=args.bot_time_limit)
     except KeyboardInterrupt:
         interrupted()
     print(format_table(result.reports, result.deals, result.unit))

@@ -19,14 +19,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from cnmahjong.agents import make_policy
+from cnmahjong.agents.bot import BotRun, Where
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_of_rules
 from cnmahjong.envs.vector import VectorEnv
 from cnmahjong.training.arena.stats import PolicyReport, summarise
+from cnmahjong.training.sigterm import sigterm_ends_bots
 
 NUM_SEATS = 4
 TABLES = 64
@@ -51,12 +54,22 @@ def unit_of(ruleset: Ruleset, config: Any) -> str:
 
 
 # --------------------------------------------------------------------- playing
-def _act(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """A policy's actions for several rows: one batched call when it has ``act_batch``."""
+def _act(policy: Any, obs: np.ndarray, mask: np.ndarray, where: Callable[[], list[Where]]) -> np.ndarray:
+    """A policy's actions for several rows: one batched call when it has ``act_batch``; a policy
+    that reads where it sits (``decide``: a bot) is told each row's hand, seat and events."""
     batched = getattr(policy, "act_batch", None)
     if batched is not None:
         return np.asarray(batched(obs, mask), dtype=np.int64)
+    decide = getattr(policy, "decide", None)
+    if decide is not None:
+        return np.array([int(decide(o, m, w)) for o, m, w in zip(obs, mask, where(), strict=True)], dtype=np.int64)
     return np.array([int(policy(o, m)) for o, m in zip(obs, mask, strict=True)], dtype=np.int64)
+
+
+def _wheres(batch: Any, rows: np.ndarray, job_of: dict[int, tuple[int, int, int]], games: Sequence[Any]) -> list[Where]:
+    """Where each row's decision is made: its hand (``"<deal seed>.<rotation>"``), seat and event log."""
+    return [Where(f"{job_of[t][1]}.{job_of[t][2]}", int(batch.seat[r]), games[t].events)
+            for r in rows.tolist() for t in [int(batch.table[r])]]
 
 
 def _annotations(events: list[dict[str, Any]], tops: dict[int, list]) -> dict[str, Any]:
@@ -90,14 +103,19 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: i
 
 def _play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: int = TABLES,
                 policy_seed: int = 0, ruleset: str | Ruleset | None = None, keep: Sequence[int] = (),
-                trust_pickles: bool = False) -> tuple[list[list[HandRecord]], list[Faults]]:
-    """``play_deals``, and each policy's fault counts (``_faults_of``)."""
+                trust_pickles: bool = False,
+                runs: Sequence[BotRun] = ()) -> tuple[list[list[HandRecord]], list[Faults]]:
+    """``play_deals``, and each policy's fault counts (``_faults_of``). ``runs``: per policy, what
+    its copies share over the whole run (a bot's restart budget, name and time limit)."""
     rs = ruleset_of_rules(rules) if ruleset is None else get_ruleset(ruleset)
     config = rs.as_config(rules)
     keep = set(keep)
     tops: dict[int, dict[int, list]] = {}  # table -> seat -> [(action, top-3)] of the hand in play
     policies = [make_policy(n, seed=policy_seed + i, ruleset=rs, trust_pickles=trust_pickles)
                 for i, n in enumerate(names)]
+    for policy, run in zip(policies, runs, strict=False):
+        if hasattr(policy, "share"):
+            policy.share(run)
     if "torch" in sys.modules:  # one arena process per core: torch's own threads would only contend
         sys.modules["torch"].set_num_threads(1)
     jobs = iter([(i, seed, rotation) for i, seed in enumerate(seeds) for rotation in range(NUM_SEATS)])
@@ -121,7 +139,8 @@ def _play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: 
             rows = np.flatnonzero(index == p)
             if not len(rows):
                 continue
-            actions[rows] = _act(policy, batch.obs[rows], batch.mask[rows])
+            actions[rows] = _act(policy, batch.obs[rows], batch.mask[rows],
+                                 partial(_wheres, batch, rows, job_of, venv.games))
             if keep and hasattr(policy, "top_actions"):
                 kept = [r for r in rows.tolist() if job_of[int(batch.table[r])][1] in keep]
                 if kept:
@@ -160,9 +179,9 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, ruleset: str,
-                 keep: Sequence[int] = (), trust_pickles: bool = False) -> None:
+                 keep: Sequence[int] = (), trust_pickles: bool = False, runs: Sequence[BotRun] = ()) -> None:
     _WORKER.update(names=list(names), rules=rules, tables=tables, ruleset=ruleset, keep=list(keep),
-                   trust_pickles=trust_pickles)
+                   trust_pickles=trust_pickles, runs=list(runs))
 
 
 def _init_pool_worker(*setup: Any) -> None:
@@ -170,6 +189,7 @@ def _init_pool_worker(*setup: Any) -> None:
     pool (a worker that took it too would die mid-chunk and the pool would start another). A
     handler that does nothing, not ``SIG_IGN``: the programs a worker starts (bots) would inherit that."""
     signal.signal(signal.SIGINT, _ignore)
+    sigterm_ends_bots()  # the pool ends its workers with SIGTERM: their bots end with them
     _init_worker(*setup)
 
 
@@ -181,7 +201,7 @@ def _play_chunk(chunk: tuple[int, list[int]]) -> tuple[list[list[HandRecord]], l
     index, seeds = chunk
     w = _WORKER
     return _play_deals(w["names"], seeds, w["rules"], w["tables"], policy_seed=1000 * index, ruleset=w["ruleset"],
-                       keep=w["keep"], trust_pickles=w["trust_pickles"])
+                       keep=w["keep"], trust_pickles=w["trust_pickles"], runs=w["runs"])
 
 
 def _print_progress(done: int, total: int, seconds: float) -> None:
@@ -201,8 +221,10 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
 
 def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, workers: int = 1,
                progress: bool | Callable[[int, int, float], None] = True, tables: int = TABLES,
-               keep: Sequence[int] = (), trust_pickles: bool = False) -> tuple[list[list[HandRecord]], list[Faults]]:
-    """``run_deals``, and each policy's fault counts summed over the chunks."""
+               keep: Sequence[int] = (), trust_pickles: bool = False,
+               runs: Sequence[BotRun] | None = None) -> tuple[list[list[HandRecord]], list[Faults]]:
+    """``run_deals``, and each policy's fault counts summed over the chunks. ``runs``: per policy,
+    what its copies in every chunk and worker share (``BotRun``; None: one each, made here)."""
     if len(names) != NUM_SEATS:
         raise ValueError(f"the arena seats exactly 4 policies, got {len(names)}: {list(names)}")
     rs = ruleset_of_rules(rules)
@@ -211,7 +233,8 @@ def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, work
     seeds = list(range(seed, seed + deals))
     size = max(tables // NUM_SEATS, 1) * 2
     chunks = list(enumerate(seeds[i:i + size] for i in range(0, deals, size)))
-    setup = (list(names), config.to_dict(), tables, rs.name, list(keep), trust_pickles)
+    runs = [BotRun() for _ in names] if runs is None else list(runs)
+    setup = (list(names), config.to_dict(), tables, rs.name, list(keep), trust_pickles, runs)
     _init_worker(*setup)
     pool = None
     processes = min(workers, len(chunks))  # never more processes than work
@@ -273,18 +296,22 @@ class ArenaResult:
 
 def run_arena(names: Sequence[str], deals: int, rules: Any = None, seed: int = 0, workers: int = 1,
               progress: bool | Callable[[int, int, float], None] = False, tables: int = TABLES,
-              keep: Sequence[int] = (), trust_pickles: bool = False) -> ArenaResult:
+              keep: Sequence[int] = (), trust_pickles: bool = False,
+              bot_time_limit: float | None = None) -> ArenaResult:
     """Play the duplicate arena and summarise it. ``rules``: a preset name of any registered
     ruleset, a config object or a dict of options (None: the default ruleset's default preset);
-    ``keep``: deal seeds whose hands the records hold for saving."""
+    ``keep``: deal seeds whose hands the records hold for saving; ``bot_time_limit``: seconds per
+    decision of every bot (None: ``cnmahjong.agents.bot.TIME_LIMIT``)."""
     rules = default_rules() if rules is None else rules
     rs = ruleset_of_rules(rules)
     config = rs.as_config(rules)
+    runs = [BotRun(bot_time_limit) for _ in names]
     hands, faults = _run_deals(names, deals, config, seed=seed, workers=workers, progress=progress, tables=tables,
-                               keep=keep, trust_pickles=trust_pickles)
+                               keep=keep, trust_pickles=trust_pickles, runs=runs)
     reports = summarise(names, hands)
-    for report, counts in zip(reports, faults, strict=True):
+    for report, counts, run in zip(reports, faults, runs, strict=True):
         report.faults = counts
+        report.bot_name = run.name
     return ArenaResult(list(names), deals, seed, rs.name, config.to_dict(), unit_of(rs, config), hands, reports)
 
 

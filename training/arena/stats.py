@@ -31,9 +31,18 @@ class PolicyReport:
     faults: dict[str, int] = field(default_factory=dict)
     """A bot's fault counts (``cnmahjong.agents.bot``: decisions its fallback played, by kind); empty
     for a policy that keeps none."""
+    bot_name: str | None = None
+    """The name a bot gave in its ``ready`` (checked: printable, short); None for other policies."""
+
+    @property
+    def label(self) -> str:
+        """What the table calls it: a bot by its own name, any other policy by its policy name."""
+        return self.bot_name or self.name
 
     def to_dict(self) -> dict[str, Any]:
         extra = {"faults": dict(self.faults)} if self.faults else {}
+        if self.bot_name:
+            extra["bot_name"] = self.bot_name
         return {"name": self.name, "mean_settlement": self.mean, "ci95": [self.ci_low, self.ci_high],
                 **self.rates, **extra}
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import sys
+from functools import partial
 from pathlib import Path
 
 from cnmahjong.agents import POLICY_NAMES, make_policy
+from cnmahjong.agents.bot import TIME_LIMIT, time_limit_arg
 from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 from cnmahjong.training.arena.core import default_rules
 from cnmahjong.training.files import (
@@ -30,9 +32,10 @@ from cnmahjong.training.files import (
     same_file,
     workers_warning,
 )
-from cnmahjong.training.league.core import League, Pair
+from cnmahjong.training.league.core import League, Pair, play_pair
 from cnmahjong.training.league.report import format_league, plot_league
 from cnmahjong.training.league.store import Signature, read_league, save_league, signature
+from cnmahjong.training.sigterm import sigterm_as_interrupt
 
 DEALS = 500
 """Deals per pairing when a new league names none."""
@@ -51,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
                         f"(default {DEALS})")
     parser.add_argument("--seed", type=int, default=None, help="first deal seed (default 0)")
     parser.add_argument("--workers", type=int, default=min(2, mp.cpu_count()), help="processes")
+    parser.add_argument("--bot-time-limit", type=time_limit_arg, default=None, metavar="SECONDS",
+                        help=f"seconds a bot (bot:CMD) has for each decision, > 0 and at most 600 "
+                             f"(default {TIME_LIMIT:g})")
     parser.add_argument("--trust-zip", action="store_true",
                         help="allow SB3 .zip checkpoints (unpickling them can run code: only your own files)")
     parser.add_argument("--json", help="write the league here (default: back to --league)")
@@ -82,6 +88,7 @@ def _existing(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tupl
 
 def main(argv: list[str] | None = None) -> League:
     parser = _parser()
+    sigterm_as_interrupt()  # SIGTERM ends the run as Ctrl-C does: the workers and the bots end
     args = parser.parse_args(argv)
     problem = count_problem(args.deals, args.seed, args.workers)
     if problem:
@@ -120,12 +127,13 @@ def main(argv: list[str] | None = None) -> League:
 
     def complete(merged: League) -> None:  # another run wrote the file: play what neither played
         print(f"{out} changed meanwhile: merged, playing {len(merged.missing([]))} more pairings", file=sys.stderr)
-        merged.add([], workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress)
+        merged.add([], workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress, play=play)
 
+    play = None if args.bot_time_limit is None else partial(play_pair, bot_time_limit=args.bot_time_limit)
     todo = league.missing(new)
     print(f"playing {len(todo)} pairings x {league.deals} deals ({league.rules})", file=sys.stderr)
     try:
-        league.add(new, workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress)
+        league.add(new, workers=args.workers, trust_pickles=args.trust_zip, on_pair=progress, play=play)
         if out:
             league = save_league(out, league, before, f"--json {out}" if args.json else f"--league {out}", complete)
     except KeyboardInterrupt:

@@ -65,10 +65,11 @@ class Pair:
 
 
 def play_pair(a: str, b: str, deals: int, rules: str, seed: int, workers: int = 1,
-              progress: bool = False, trust_pickles: bool = False) -> Pair:
-    """A and B seated A, B, A, B over ``deals`` seat-rotated duplicate deals (``run_arena``)."""
+              progress: bool = False, trust_pickles: bool = False, bot_time_limit: float | None = None) -> Pair:
+    """A and B seated A, B, A, B over ``deals`` seat-rotated duplicate deals (``run_arena``;
+    ``bot_time_limit``: its bots' seconds per decision)."""
     result = run_arena([a, b, a, b], deals, rules, seed=seed, workers=workers, progress=progress,
-                       trust_pickles=trust_pickles)
+                       trust_pickles=trust_pickles, bot_time_limit=bot_time_limit)
     per_deal = [float(np.mean([(rot["policies"][0]["settlement"] + rot["policies"][2]["settlement"]) / 2
                                for rot in deal])) for deal in result.hands]
     totals: dict[str, dict[str, float]] = {}
@@ -300,9 +301,9 @@ def _read_pair(p: dict[str, Any], policies: list[str], deals: int, own: Sequence
     faults = p.get("faults", {})
     need(isinstance(faults, dict) and set(faults) <= {a, b}, f"'faults' must map {a} and/or {b} to fault counts")
     if faults:
-        from cnmahjong.agents.bot import FAULTS  # what a bot's ``faults()`` counts, where one played
+        from cnmahjong.agents.bot import COUNTS, FAULTS  # what a bot's ``faults()`` counts, where one played
 
-        kinds = ("decisions", *FAULTS, "restarts")
+        kinds = COUNTS
     for name, counts in faults.items():
         at = f"'faults' of {name}"
         need(isinstance(counts, dict) and set(counts) <= set(kinds), f"{at} must count only {', '.join(kinds)}")

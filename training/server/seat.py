@@ -27,10 +27,12 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.agents import make_policy, reset_policy
+from cnmahjong.agents.bot import Where
 from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import IllegalActionError
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset, preset_names, ruleset_of_preset
+from cnmahjong.training.sigterm import sigterm_as_interrupt
 from cnmahjong.training.viewer.frames import event_text, hand_frames, hides_kong, snapshot
 from cnmahjong.training.viewer.html import replay_html
 
@@ -60,6 +62,8 @@ class Table:
         self.lock = threading.Lock()
         self.log: list[str] = []
         self.stalled: str | None = None
+        self.hands_dealt = 0
+        """Hands dealt so far: the current hand's number (a bot's ``hand``)."""
         self.new_hand()
 
     @property
@@ -82,7 +86,7 @@ class Table:
                     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
                 else:
                     try:
-                        env.step(_decide(self.policies[seat - 1], obs))
+                        env.step(_decide(self.policies[seat - 1], obs, Where(f"probe {deal}", seat, env.game.events)))
                     except Exception as e:  # noqa: BLE001 - any failure of a foreign policy is reported
                         raise ValueError(f"opponent {seat} ({self.names[seat - 1]}) cannot play {self.rules}: "
                                          f"{type(e).__name__}: {e}") from e
@@ -97,6 +101,7 @@ class Table:
             reset_policy(p, int(self.rng.integers(2**31)))
         seed = int(self.rng.integers(2**31))
         self.env.reset(seed=seed, options=None if scenario is None else {"scenario": scenario})
+        self.hands_dealt += 1
         self._read = 0
         self.log = []
         self.stalled = None
@@ -142,7 +147,8 @@ class Table:
             if seat == HUMAN:
                 break
             try:
-                env.step(_decide(self.policies[seat - 1], env.observe(agent)))
+                where = Where(str(self.hands_dealt), seat, self.game.events)
+                env.step(_decide(self.policies[seat - 1], env.observe(agent), where))
             except Exception as e:  # noqa: BLE001 - a foreign policy's failure is reported, not fatal
                 self.stalled = f"opponent seat {seat} ({self.names[seat - 1]}) failed: {type(e).__name__}: {e}"
                 break
@@ -183,8 +189,12 @@ class Table:
         return replay_html(hand_frames(self.game.events))
 
 
-def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray]) -> int:
-    """A policy's action for ``obs`` as an int (the env refuses an illegal one)."""
+def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray], where: Where) -> int:
+    """A policy's action for ``obs`` as an int (the env refuses an illegal one); a policy that
+    reads where it sits (``decide``: a bot) is told the hand, its seat and the events."""
+    decide = getattr(policy, "decide", None)
+    if decide is not None:
+        return int(decide(obs["observation"], obs["action_mask"], where))
     return int(policy(obs["observation"], obs["action_mask"]))
 
 
@@ -246,6 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trust-zip", action="store_true",
                         help="allow SB3 .zip opponents (unpickling them can run code: only your own files)")
     args = parser.parse_args(argv)
+    sigterm_as_interrupt()  # SIGTERM ends the server as Ctrl-C does, and the bots with it
     try:
         table = Table(args.opponents, args.rules, args.seed, trust_pickles=args.trust_zip)
     except ValueError as e:
