@@ -22,7 +22,7 @@ import pytest
 
 from cnmahjong.agents import GreedyAgent, make_policy
 from cnmahjong.agents import bot as botmod
-from cnmahjong.agents.bot import FAULTS, BotPolicy
+from cnmahjong.agents.bot import FAULTS, BotPolicy, Where
 from cnmahjong.envs.core.ruleset import ruleset_of_preset
 from cnmahjong.envs.core.seen import seat_event, seat_events
 from cnmahjong.envs.vector import VectorEnv
@@ -99,19 +99,38 @@ def _example_module():
 
 @pytest.mark.parametrize("rules", RULES)
 def test_example_bot_answers_what_its_logic_gives(rules):
-    """Through the pipe the bot plays exactly what its ``choose`` gives on the same message
-    (so the fields it reads arrived whole), and only legal actions."""
+    """Through the pipe the bot plays exactly what its ``choose`` gives on the same message, with
+    the discards it remembered from the events of each hand (so the fields and the events it
+    reads arrived whole), and only legal actions. It plays every seat of four tables at once."""
     simple = _example_module()
     rs = ruleset_of_preset(rules)
     bot = BotPolicy(command(EXAMPLE), ruleset=rs)
     tiles = bot.hello_message(rs.encoding)["tiles"]
+    venv = VectorEnv(num_tables=4, rules=rules, ruleset=rs)
+    memory: dict = {}
+    cursor: dict = {}
+    dealt = [0] * 4
+    batch = venv.reset(seed=7)
+    asked = 0
     try:
-        for obs, mask in decisions(rules, 60):
-            action = bot(obs, mask)
-            legal = np.flatnonzero(mask).tolist()
-            assert action in legal
-            assert action == simple.choose(bot.act_message(0, obs, legal), tiles)
-        assert faulty(bot.faults()) == 0 and bot.name == "simple_bot" and bot.view == "fields"
+        while asked < 80:
+            actions = []
+            rows = zip(batch.obs, batch.mask, batch.table.tolist(), batch.seat.tolist(), strict=True)
+            for obs, mask, t, seat in rows:
+                where = Where(f"{t}.{dealt[t]}", seat, venv.games[t].events)
+                legal = np.flatnonzero(mask).tolist()
+                events, cursor[where[:2]] = seat_events(where.events, cursor.get(where[:2], 0), seat, False)
+                message = {**bot.act_message(0, obs, legal), "hand": where.hand, "seat": seat, "events": events}
+                expected = simple.choose(message, tiles, simple.remember(memory, message, len(tiles)))
+                action = bot.decide(obs, mask, where)
+                assert action == expected and action in legal
+                actions.append(action)
+                asked += 1
+            batch = venv.step(np.array(actions))
+            for t in np.flatnonzero(batch.hand_over).tolist():
+                dealt[t] += 1
+        assert faulty(bot.faults()) == 0 and bot.name == "simple_bot" and bot.view == "fields" and bot.events
+        assert any(any(counts) for counts in memory.values())  # it did see discards
     finally:
         bot.close()
 

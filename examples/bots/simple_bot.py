@@ -7,14 +7,20 @@ that reads and writes JSON lines.
 
 It plays: a win (HU) or an opening-hand declaration whenever one is legal; otherwise, when it
 must discard, the tile of its hand with the fewest neighbours (the same tile, the next and the
-one after in its suit); otherwise PASS when it may (it claims nothing); otherwise the first legal
-action.
+one after in its suit; between equals, the kind discarded most often at that hand so far);
+otherwise PASS when it may (it claims nothing); otherwise the first legal action.
+
+It keeps state per hand, as real bots do: it asks for the events (``"events": true``) and counts
+the discards of each hand it sits at (the act message's ``hand``), forgetting the oldest hands
+beyond ``HANDS_KEPT``.
 """
 
 import json
 import sys
 
 NAME = "simple_bot"
+HANDS_KEPT = 256
+"""Hands whose discards the bot remembers (the arena plays many at once; old ones are over)."""
 
 
 def keep_score(hand, kind, kinds):
@@ -29,8 +35,10 @@ def keep_score(hand, kind, kinds):
     return score
 
 
-def choose(message, tiles):
-    """The action id to answer one act message (``tiles``: the hello's tile names)."""
+def choose(message, tiles, discarded=None):
+    """The action id to answer one act message (``tiles``: the hello's tile names; ``discarded``:
+    per tile kind, how often it was discarded at this hand so far)."""
+    discarded = discarded or [0] * len(tiles)
     moves = {message["legal_names"][i]: action for i, action in enumerate(message["legal"])}  # name -> id
     for name, action in moves.items():
         if name == "HU" or name.startswith("DECLARE"):
@@ -39,22 +47,36 @@ def choose(message, tiles):
     if discards:
         hand = message["obs"]["HAND"]
         options = [tiles.index(tile) for tile in discards]
-        worst = min(options, key=lambda kind: (keep_score(hand, kind, len(tiles)), -kind))
+        worst = min(options, key=lambda kind: (keep_score(hand, kind, len(tiles)), -discarded[kind], -kind))
         return discards[tiles[worst]]
     if "PASS" in moves:
         return moves["PASS"]
     return message["legal"][0]
 
 
+def remember(hands, message, kinds):
+    """The discard counts of the message's hand, updated with its new events."""
+    key = (message["hand"], message["seat"])
+    counts = hands.pop(key, None) or [0] * kinds
+    for event in message.get("events", []):
+        if event["type"] == "discard":
+            counts[event["tile"]] += 1
+    hands[key] = counts  # the most recent last: the oldest is forgotten first
+    if len(hands) > HANDS_KEPT:
+        del hands[next(iter(hands))]
+    return counts
+
+
 def main():
     tiles = []
+    hands = {}  # (hand, seat) -> discards per kind
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
             tiles = message["tiles"]
-            reply = {"type": "ready", "name": NAME, "view": "fields"}
+            reply = {"type": "ready", "name": NAME, "view": "fields", "events": True}
         elif message["type"] == "act":
-            reply = {"id": message["id"], "action": choose(message, tiles)}
+            reply = {"id": message["id"], "action": choose(message, tiles, remember(hands, message, len(tiles)))}
         else:  # a message of a later protocol version: not ours to answer
             continue
         sys.stdout.write(json.dumps(reply) + "\n")
