@@ -1,7 +1,9 @@
 """Policies: callables ``policy(observation, action_mask) -> action`` with an optional ``reset()``.
 
 ``make_policy(name)`` builds one from its command-line name: ``random``,
-``greedy`` (the simple baseline), ``expert`` (the stronger rule-based player),
+``greedy`` (the simple baseline), ``expert`` (the stronger rule-based player), ``search`` or
+``search:rollouts=200,policy=expert`` (Monte Carlo search over worlds its seat cannot tell from the
+real one, ``cnmahjong.agents.search``; it needs its seat's view of the game, which the arena gives),
 ``pretrained`` (the ruleset's shipped agent), ``pretrained-<name>`` (a shipped agent by name)
 ``ckpt:path/to/model.pt`` (a trained checkpoint; the last three need torch) or ``bot:CMD`` (an
 outside program speaking the JSON-lines protocol of ``cnmahjong.agents.bot``). Checkpoints are read
@@ -16,7 +18,8 @@ from cnmahjong.agents.greedy import ExpertAgent, GreedyAgent, RuleAgent
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset
 from cnmahjong.envs.policy import RandomAgent, reset_policy
 
-POLICY_NAMES = ("random", "greedy", "expert", "pretrained", "pretrained-NAME", "ckpt:PATH", "bot:CMD")
+POLICY_NAMES = ("random", "greedy", "expert", "search", "search:KEY=VALUE,...", "pretrained", "pretrained-NAME",
+                "ckpt:PATH", "bot:CMD")
 SHIPPED = Path(__file__).parent / "pretrained"
 """The shipped agents: ``<name>.pt``, loaded as ``pretrained-<name>``; a ruleset's own is
 ``<ruleset>.pt`` (``pretrained`` with that ruleset). Each has its config and eval JSON beside it
@@ -78,6 +81,10 @@ def make_policy(name: str, seed: int | None = None, ruleset=None, trust_pickles:
         return GreedyAgent(ruleset=ruleset)
     if name == "expert":
         return ExpertAgent(ruleset=ruleset)
+    if name == "search" or name.startswith("search:"):
+        from cnmahjong.agents.search import make_search
+
+        return make_search(name[len("search:"):], seed, ruleset)
     if name == "pretrained":
         return TorchPolicyLoader(str(pretrained_path(ruleset)), ruleset=ruleset)
     if name.startswith("pretrained-"):

@@ -27,6 +27,7 @@ import numpy as np
 from cnmahjong.agents import make_policy
 from cnmahjong.agents.bot import BotRun, Where
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_of_rules
+from cnmahjong.envs.core.worlds import SeatView
 from cnmahjong.envs.vector import VectorEnv
 from cnmahjong.training.arena.stats import PolicyReport, summarise
 from cnmahjong.training.sigterm import sigterm_ends_bots
@@ -54,12 +55,17 @@ def unit_of(ruleset: Ruleset, config: Any) -> str:
 
 
 # --------------------------------------------------------------------- playing
-def _act(policy: Any, obs: np.ndarray, mask: np.ndarray, where: Callable[[], list[Where]]) -> np.ndarray:
+def _act(policy: Any, obs: np.ndarray, mask: np.ndarray, where: Callable[[], list[Where]],
+         views: Callable[[], list[SeatView]] = list) -> np.ndarray:
     """A policy's actions for several rows: one batched call when it has ``act_batch``; a policy
-    that reads where it sits (``decide``: a bot) is told each row's hand, seat and events."""
+    that reads where it sits (``decide``: a bot) is told each row's hand, seat and events; one that
+    searches (``act_view``) gets each row's ``SeatView`` (its legal actions and sampled worlds)."""
     batched = getattr(policy, "act_batch", None)
     if batched is not None:
         return np.asarray(batched(obs, mask), dtype=np.int64)
+    act_view = getattr(policy, "act_view", None)
+    if act_view is not None:
+        return np.array([int(act_view(v)) for v in views()], dtype=np.int64)
     decide = getattr(policy, "decide", None)
     if decide is not None:
         return np.array([int(decide(o, m, w)) for o, m, w in zip(obs, mask, where(), strict=True)], dtype=np.int64)
@@ -70,6 +76,11 @@ def _wheres(batch: Any, rows: np.ndarray, job_of: dict[int, tuple[int, int, int]
     """Where each row's decision is made: its hand (``"<deal seed>.<rotation>"``), seat and event log."""
     return [Where(f"{job_of[t][1]}.{job_of[t][2]}", int(batch.seat[r]), games[t].events)
             for r in rows.tolist() for t in [int(batch.table[r])]]
+
+
+def _views(batch: Any, rows: np.ndarray, games: Sequence[Any]) -> list[SeatView]:
+    """Each row's seat view of its game: what a search policy may use of it."""
+    return [SeatView(games[int(batch.table[r])], int(batch.seat[r])) for r in rows.tolist()]
 
 
 def _annotations(events: list[dict[str, Any]], tops: dict[int, list]) -> dict[str, Any]:
@@ -140,7 +151,8 @@ def _play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: 
             if not len(rows):
                 continue
             actions[rows] = _act(policy, batch.obs[rows], batch.mask[rows],
-                                 partial(_wheres, batch, rows, job_of, venv.games))
+                                 partial(_wheres, batch, rows, job_of, venv.games),
+                                 partial(_views, batch, rows, venv.games))
             if keep and hasattr(policy, "top_actions"):
                 kept = [r for r in rows.tolist() if job_of[int(batch.table[r])][1] in keep]
                 if kept:

@@ -1,0 +1,196 @@
+"""The search player (``make_policy("search")``, ``"search:rollouts=200,policy=expert"``), any ruleset.
+
+At a decision with more than one legal action it draws worlds consistent with what its seat
+knows (``SeatView.sample_world``: never the real game's hidden tiles), plays every candidate
+action forward to the end of the hand in each world with a fast rollout policy (every seat
+played by it), and keeps the action with the best mean settlement for its seat: determinized
+("perfect-information") Monte Carlo, the first step of ISMCTS.
+
+- The candidates share each round's worlds (paired comparisons: the luck of the draw cancels
+  out), and the budget is spent by sequential halving: every candidate gets the first round's
+  worlds, the better half the next round's, and so on.
+- The rollout policy's own choice in the real position is the default: another action replaces
+  it only when its paired mean beats the default's by more than ``margin`` standard errors (search
+  noise alone never makes it play worse than its rollout policy by much).
+- ``rollouts``: play-outs per decision (the budget; deterministic for a seed), ``ms``: an optional
+  wall-clock cap per decision (timing then decides how much is searched, so choices stop being
+  reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
+  or ``random``; ``margin``.
+
+It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
+play page hand it one (``act_view``). Given only an observation (``policy(obs, mask)``) it refuses.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
+from cnmahjong.envs.core.worlds import SeatView
+
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 1.0}
+"""The default budget: 32 play-outs a decision, under a second on one core for both rulesets
+(``make bench``'s search rows measure it)."""
+ROLLOUT_POLICIES = ("greedy", "expert", "random")
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """``"rollouts=200,policy=expert"`` -> options, every key and value checked: an unknown key or
+    a bad value raises ``ValueError`` naming it and what is allowed."""
+    opts: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if key not in DEFAULTS:
+            raise ValueError(f"search option {key!r} is unknown: allowed {', '.join(DEFAULTS)} "
+                             f"(e.g. search:rollouts=200,policy=expert)")
+        if not eq:
+            raise ValueError(f"search option {key!r} needs a value: {key}=...")
+        opts[key] = _option(key, value.strip())
+    return opts
+
+
+def _option(key: str, value: str) -> Any:
+    if key == "policy":
+        if value not in ROLLOUT_POLICIES:
+            raise ValueError(f"search option policy={value!r}: allowed {', '.join(ROLLOUT_POLICIES)}")
+        return value
+    if key == "margin":
+        try:
+            margin = float(value)
+        except ValueError:
+            margin = math.nan
+        if not math.isfinite(margin) or margin < 0:
+            raise ValueError(f"search option margin={value!r}: allowed a number >= 0")
+        return margin
+    low = 1 if key == "rollouts" else 0
+    if not value.isdigit() or int(value) < low or int(value) > 1_000_000:
+        raise ValueError(f"search option {key}={value!r}: allowed an integer {low}..1000000"
+                         + (" (0: no time cap)" if key == "ms" else ""))
+    return int(value)
+
+
+def rollout_player(ruleset: Ruleset, name: str) -> Callable[[Any, int, np.random.Generator], int]:
+    """``play(game, seat, rng) -> action`` of a rollout policy: the ruleset's greedy or expert player on
+    the seat's observation (an incremental encoder per game), or a uniform random legal action."""
+    if name == "random":
+        return lambda game, seat, rng: (lambda legal: legal[int(rng.integers(len(legal)))])(game.legal_actions(seat))
+    play = ruleset.heuristic if name == "greedy" else ruleset.expert
+    if play is None:
+        raise ValueError(f"the {ruleset.name} ruleset has no {name} player for the search's rollouts")
+    new_encoder = ruleset.encoder
+    encoders: dict[int, tuple[Any, Any]] = {}
+
+    def act(game: Any, seat: int, rng: np.random.Generator) -> int:
+        found = encoders.get(id(game))
+        if found is None or found[0] is not game:
+            encoders.clear()  # one game at a time: a play-out's encoder
+            found = encoders[id(game)] = (game, new_encoder())
+        return play(found[1](game, seat), game.legal_actions(seat))
+
+    return act
+
+
+def play_out(game: Any, play: Callable[[Any, int, np.random.Generator], int], rng: np.random.Generator) -> Any:
+    """Play ``game`` to its end, every seat by ``play`` (single choices played at once); its result."""
+    while not game.done:
+        game.play_forced()
+        if game.done:
+            break
+        seat = game.to_act[0]
+        game.step(seat, play(game, seat, rng))
+    return game.result
+
+
+class SearchPolicy:
+    """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
+
+    def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
+                 ms: int = 0, policy: str = "greedy", margin: float = 1.0) -> None:
+        self.ruleset = None if ruleset is None else get_ruleset(ruleset)
+        self.rollouts, self.ms, self.policy, self.margin = rollouts, ms, policy, margin
+        self._players: dict[str, Any] = {}
+        self.reset(seed)
+        self.decisions = 0
+        self.played = 0
+        """Play-outs made so far (``make bench`` reads it)."""
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(0 if seed is None else seed)
+
+    def __call__(self, observation: Any, action_mask: Any) -> int:
+        raise TypeError("the search player needs its seat's view of the game (act_view(SeatView(game, seat))), "
+                        "not only an observation: the arena and the play page give it one")
+
+    def _player(self, ruleset_name: str) -> Any:
+        play = self._players.get(ruleset_name)
+        if play is None:
+            rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
+            play = self._players[ruleset_name] = rollout_player(rs, self.policy)
+        return play
+
+    def act_view(self, view: SeatView) -> int:
+        """The action for ``view``'s seat: see the module docstring."""
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError(f"seat {view.seat} is not to act: the search player has nothing to choose")
+        if len(legal) == 1:
+            return legal[0]
+        self.decisions += 1
+        rng = self._rng
+        play = self._player(view.ruleset)
+        seat = view.seat
+        start = time.perf_counter()
+        first = view.sample_world(rng)
+        default = play(first, seat, rng)
+        alive = list(legal)
+        totals: dict[int, list[float]] = {a: [] for a in legal}  # per action, its settlement in each world
+        budget = self.rollouts
+        world = first
+        late = False
+        while budget >= len(alive) and not late:
+            rounds = max(1, math.ceil(math.log2(len(alive))))  # this one included
+            for _ in range(max(1, budget // (len(alive) * rounds))):
+                if world is None:
+                    world = view.sample_world(rng)
+                for a in alive:
+                    g = world.clone()
+                    g.step(seat, a)
+                    totals[a].append(play_out(g, play, rng).payments[seat])
+                budget -= len(alive)
+                world = None
+                late = bool(self.ms) and (time.perf_counter() - start) * 1000 > self.ms
+                if late:
+                    break
+            if len(alive) > 2:  # the better half (and the default) goes on
+                alive.sort(key=lambda a: -float(np.mean(totals[a])))
+                keep = alive[:max(2, len(alive) // 2)]
+                alive = keep if default in keep else [*keep, default]
+        self.played += sum(map(len, totals.values()))
+        return self._choose(alive, totals, default)
+
+    def _choose(self, alive: list[int], totals: dict[int, list[float]], default: int) -> int:
+        """The best surviving action by mean, unless its paired gain over the default is within
+        ``margin`` standard errors (then the default)."""
+        if not totals[default]:  # a budget below the candidates: nothing was played
+            return default
+        best = max(alive, key=lambda a: (np.mean(totals[a]), a == default))
+        if best == default or default not in alive:
+            return best
+        n = min(len(totals[best]), len(totals[default]))
+        diff = np.asarray(totals[best][-n:], dtype=float) - np.asarray(totals[default][-n:], dtype=float)
+        if n < 2:
+            return default
+        se = diff.std(ddof=1) / math.sqrt(n)
+        return best if diff.mean() > self.margin * se and diff.mean() > 0 else default
+
+
+def make_search(options: str, seed: int | None, ruleset: Any) -> SearchPolicy:
+    """``make_policy("search[:key=value,...]")``."""
+    opts = {**DEFAULTS, **parse_options(options)}
+    return SearchPolicy(ruleset=ruleset, seed=seed, **opts)

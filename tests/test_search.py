@@ -1,0 +1,97 @@
+"""The search player (``make_policy("search")``, ``cnmahjong.agents.search``): strict options, every
+decision kind of both rulesets answered legally, deterministic for a seed, blind to the hidden
+tiles (its choices are unchanged when they are permuted consistently), and playable in the arena."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from cnmahjong.agents import make_policy
+from cnmahjong.agents.search import DEFAULTS, SearchPolicy
+from cnmahjong.envs.core.ruleset import get_ruleset
+from cnmahjong.envs.core.worlds import SeatView
+from cnmahjong.training.arena.core import run_arena
+from tests.test_worlds import twin
+
+
+def test_options_are_parsed_strictly():
+    p = make_policy("search", seed=1, ruleset="changsha")
+    assert isinstance(p, SearchPolicy) and p.rollouts == DEFAULTS["rollouts"] and p.policy == "greedy"
+    p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
+    assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
+    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin"),
+                       ("search:rollouts=0", "rollouts='0': allowed an integer 1..1000000"),
+                       ("search:rollouts=1.5", "rollouts='1.5'"), ("search:rollouts", "needs a value"),
+                       ("search:policy=nn", "policy='nn': allowed greedy, expert, random"),
+                       ("search:margin=-1", "margin='-1': allowed a number >= 0"),
+                       ("search:margin=nan", "margin='nan'"), ("search:ms=x", "ms='x'")]:
+        with pytest.raises(ValueError, match="search option") as err:
+            make_policy(spec, ruleset="changsha")
+        assert said in str(err.value)
+
+
+def test_an_observation_alone_is_refused():
+    with pytest.raises(TypeError, match="seat's view"):
+        make_policy("search", ruleset="changsha")(np.zeros((3, 3)), np.ones(3))
+
+
+def decision_positions(name: str, per_kind: int = 2):
+    """Positions with a choice (more than one legal action) of every decision kind the ruleset has,
+    met under greedy play that passes a 开杠 draw's win (as ``tests/test_worlds.py`` does)."""
+    rs = get_ruleset(name)
+    config = rs.as_config(rs.default_rules)
+    found: dict[str, list] = {}
+    kinds = {p for p in rs.game.PHASES if p != "done"}
+    for seed in range(300):
+        game = rs.new_hand(config, np.random.default_rng(seed))
+        encoder = rs.encoder()
+        while not game.done:
+            for s in game.to_act:
+                if len(game.legal_actions(s)) > 1 and len(found.setdefault(game.phase, [])) < per_kind:
+                    found[game.phase].append((game.clone(), s))
+            s = game.to_act[0]
+            legal = game.legal_actions(s)
+            if game.phase == "kong_draw":
+                a = 88  # PASS
+            else:
+                a = rs.heuristic(encoder(game, s), legal) if len(legal) > 1 else legal[0]
+            game.step(s, a)
+        if all(len(found.get(k, ())) >= per_kind for k in kinds - {"haidi_draw"}):
+            break
+    return found
+
+
+@pytest.mark.parametrize("name", ["changsha", "hangzhou"])
+def test_every_decision_kind_deterministic_and_blind(name):
+    """At every decision kind: a legal action; the same seed gives the same choice; and a game with
+    the hidden tiles permuted (``twin``) gets the same choice from a player with the same seed."""
+    found = decision_positions(name)
+    rs = get_ruleset(name)
+    expected = {p for p in rs.game.PHASES if p != "done"} - {"haidi_draw"}  # a 海底 win with a choice is rare
+    assert expected <= set(found), expected - set(found)
+    r = random.Random(4)
+    chose: Counter = Counter()
+    for phase, cases in found.items():
+        for game, seat in cases:
+            legal = game.legal_actions(seat)
+            a = SearchPolicy(rs, seed=9, rollouts=12).act_view(SeatView(game, seat))
+            assert a in legal
+            assert SearchPolicy(rs, seed=9, rollouts=12).act_view(SeatView(game, seat)) == a
+            other = twin(game, seat, r)
+            assert SearchPolicy(rs, seed=9, rollouts=12).act_view(SeatView(other, seat)) == a, phase
+            chose[phase] += 1
+    assert sum(chose.values()) >= 2 * len(expected) - 2
+
+
+def test_search_player_in_the_arena():
+    """The arena hands the search player its seat views (given only observations it would raise):
+    one deal in its four rotations is played and settles zero-sum."""
+    result = run_arena(["search:rollouts=6", "greedy", "greedy", "greedy"], deals=1, rules="mainstream", seed=3)
+    assert len(result.hands) == 1 and len(result.hands[0]) == 4
+    for deal in result.hands:
+        for record in deal:
+            assert sum(p["settlement"] for p in record["policies"]) == 0
