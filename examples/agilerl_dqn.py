@@ -53,9 +53,9 @@ from agilerl.algorithms.dqn import DQN
 from agilerl.components.data import Transition
 from agilerl.components.replay_buffer import ReplayBuffer
 
-from cnmahjong import changsha_mahjong_v0, hangzhou_mahjong_v0
+from cnmahjong.envs.aec import make_env
+from cnmahjong.envs.core.ruleset import preset_names, ruleset_of_preset
 
-ENVS = {"mainstream": changsha_mahjong_v0, "hangzhou": hangzhou_mahjong_v0}  # rules -> PettingZoo module
 TOLERANCE = 1e-9  # rewards are payments / reward_scale: sums of them round
 
 
@@ -63,7 +63,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     # the run
-    p.add_argument("--rules", default="mainstream", choices=sorted(ENVS), help="rule preset")
+    p.add_argument("--rules", default="mainstream", choices=sorted(preset_names()),
+                   help="rule preset of any registered ruleset")
     p.add_argument("--steps", type=int, default=20_000,
                    help="decisions to play (all seats together); the last hand is played to its end")
     p.add_argument("--seed", type=int, default=0)
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)  # AgileRL's epsilon-greedy and buffer sampling draw from torch
 
     # --- the env: flat planes (AgileRL's MLP input), the mask in infos
-    env = ss.flatten_v0(ENVS[args.rules].env(rules=args.rules, box=True, reward_scale=args.reward_scale))
+    ruleset = ruleset_of_preset(args.rules).name
+    env = ss.flatten_v0(make_env(ruleset, rules=args.rules, box=True, reward_scale=args.reward_scale))
     env.reset(seed=args.seed)
     seats = env.possible_agents
     observation_space, action_space = env.observation_space(seats[0]), env.action_space(seats[0])

@@ -33,9 +33,9 @@ def venv_python() -> str:
     return str(VENV_PY)
 
 
-def command(args: list[str]) -> dict:
+def command(args: list[str], extra_env: dict[str, str] | None = None) -> dict:
     # quiet: cnmahjong warns at import that PettingZoo 1.26 has no pettingzoo.make registry
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", **(extra_env or {})}
     return {"args": [venv_python(), *args], "cwd": ROOT, "env": env, "text": True,
             "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
 
@@ -54,7 +54,9 @@ def assert_settled(proc: subprocess.CompletedProcess) -> tuple[int, int]:
 # rules -> (decisions, extra flags). Changsha explores throughout (epsilon 1): about one hand in
 # eight then ends with payments, so the settlement check meets real ones. Hangzhou keeps the
 # default schedule (greedy moves too); its hands under random play hardly ever pay anything.
-RUNS = {"mainstream": (2000, ["--eps-end", "1.0"]), "hangzhou": (600, [])}
+RUNS = {"mainstream": (2000, ["--eps-end", "1.0"]), "hangzhou": (600, []), "relay-norefund": (600, [])}
+PLUGIN = {"relay-norefund": {"CNMAHJONG_RULESETS": "tests.relay.ruleset:RELAY", "PYTHONPATH": str(ROOT)}}
+"""The test ruleset whose winners leave mid-hand (``tests/relay``), registered in the recipe's process."""
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +66,7 @@ def recipe_runs():
     procs = {rules: subprocess.Popen(**command([
         str(RECIPE), "--rules", rules, "--steps", str(steps), "--seed", "1", "--log-every", "500",
         # learning starts early and runs every 8 decisions: a short run still takes gradient steps
-        "--learning-starts", "256", "--learn-step", "8", *extra]))
+        "--learning-starts", "256", "--learn-step", "8", *extra], PLUGIN.get(rules)))
         for rules, (steps, extra) in RUNS.items()}
     yield procs
     for proc in procs.values():  # a failed test leaves no process behind
