@@ -86,9 +86,9 @@ The restart budget is per bot per run: the copies of one bot in one arena run (o
 worker process, made afresh for each chunk of deals) share it through a ``BotRun``, so
 ``max_restarts`` is the number of restarts of that bot in the whole run, whatever ``--workers``;
 once it is spent the next fault anywhere gives the bot up, and the copies made afterwards play
-the fallback without starting it (a bot that never answers its hello costs ``max_restarts + 1``
-hello time limits per worker at most, not per chunk). A ``BotPolicy`` on its own (no
-``BotRun``) keeps its budget for its lifetime.
+the fallback without starting it (a bot that never answers its hello is started at most
+``max_restarts`` + one per worker process times in a run, not ``max_restarts + 1`` per chunk).
+A ``BotPolicy`` on its own (no ``BotRun``) keeps its budget for its lifetime.
 
 ``faults()`` gives these counts with ``decisions`` (every decision asked) and ``restarts`` (its
 keys: ``COUNTS``); the arena sums them over its worker processes and prints them under its table
