@@ -8,6 +8,11 @@ masked actions drawn for the whole batch at once) of each ruleset, and for the d
 ≥ 40,000 decisions/s in float32 and uint8, in pure Python, with the global state, and (with
 ``--wheel-python``) in the installed wheel.
 
+Search rows (``training/bench/search.py``), per ruleset: worlds sampled per second, ``clone()``
+against ``copy.deepcopy``, whole remaining hands played out per second by each rollout policy
+(greedy, expert, random), and the search player's decisions per second at its default budget
+(target ≥ 1: a second a decision). ``--search-only`` runs them alone.
+
 ``--trainer`` adds the self-play trainer's collection with 1 and 2 rollout workers on each
 backend (local processes, Ray actors on a local Ray) and how it scales (2 workers over 1:
 target ≥ 1.7×), its end-to-end PPO throughput on all cores for each backend (collection and
@@ -38,15 +43,20 @@ from cnmahjong.training.bench.rates import (
     vector_rate,
     vector_steps,
 )
+from cnmahjong.training.bench.search import search_measures
 
 Measure = tuple[tuple[str, ...], Callable[[], Any], tuple[int, ...]]
 """(names, a measure giving one value per name, targets); an engine measure gives hands and decisions."""
 
 
-def measures(seconds: float, hands: int, wheel_python: str | None = None) -> list[Measure]:
-    """Every one-core row, ruleset by ruleset (the registry's order)."""
+def measures(seconds: float, hands: int, wheel_python: str | None = None, search: bool = True,
+             others: bool = True) -> list[Measure]:
+    """Every one-core row, ruleset by ruleset (the registry's order); ``search``: with the search
+    rows, ``others``: with the rest."""
+    out: list[Measure] = [m for rs in rulesets() for m in search_measures(rs, seconds)] if search else []
+    if not others:
+        return out
     rng = random.Random(0)
-    out: list[Measure] = []
     for rs in rulesets():
         bench = rs.core_bench
         for label, one_pass, target in bench(rng, hands) if bench else ():
@@ -114,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trainer", action="store_true",
                         help="also measure the self-play trainer (collection with 1 and 2 workers and end to end, per "
                              "backend) and the arena (about 5 minutes)")
+    parser.add_argument("--search-only", action="store_true",
+                        help="only the search rows: worlds, clone, rollouts per policy, search decisions")
     parser.add_argument("--trainer-only", action="store_true",
                         help="only the trainer's rows: collection with 1 and 2 workers and end to end, per backend")
     parser.add_argument("--collect-seconds", type=float, default=8.0,
@@ -142,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
         rows, lines = trainer_rows(args.collect_seconds, args.trainer_minutes)
         print_rows(rows, lines)
         return
-    rows_of = measures(args.seconds, args.hands, args.wheel_python)
+    rows_of = measures(args.seconds, args.hands, args.wheel_python, others=not args.search_only)
     # Rounds of every measure, the best of each kept: a slow spell of this shared machine, which
     # can outlast one measure's runs, then falls on one run of several measures rather than on
     # all runs of one.
@@ -154,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = [(name, value, target) for (names, _, targets), values in zip(rows_of, best, strict=True)
             for name, value, target in zip(names, values, targets, strict=True)]
     lines: list[str] = []
-    if args.trainer:
+    if args.trainer and not args.search_only:
         more, lines = trainer_rows(args.collect_seconds, args.trainer_minutes)
         rows += more
         rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(400), 30))
@@ -171,6 +183,7 @@ def print_rows(rows: list[tuple[str, float, int]], lines: list[str]) -> None:
     print(f"{'measure':<{width}}{'per second':>14}{'target':>12}")
     for name, value, target in rows:
         flag = "" if not target else "ok" if value >= target else "BELOW TARGET"
-        print(f"{name:<{width}}{value:>14,.0f}{f'{target:,}' if target else '':>12}  {flag}")
+        shown = f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
+        print(f"{name:<{width}}{shown:>14}{f'{target:,}' if target else '':>12}  {flag}")
     for line in lines:
         print(line)
