@@ -227,6 +227,15 @@ class BotRun:
                 self._name.value = name.encode()
 
 
+def run_for(policy: str, time_limit: float | None = None) -> BotRun | None:
+    """A ``BotRun`` for a bot's policy name (``bot:CMD``), None for any other policy (no shared
+    memory made for it); ``time_limit`` is checked either way."""
+    problem = None if time_limit is None else time_limit_problem(time_limit)
+    if problem:
+        raise ValueError(problem)
+    return BotRun(time_limit) if isinstance(policy, str) and policy.startswith("bot:") else None
+
+
 class _Fault(Exception):
     def __init__(self, kind: str, why: str, restart: bool = False) -> None:
         super().__init__(why)

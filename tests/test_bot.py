@@ -555,3 +555,9 @@ def test_the_bot_module_imports_no_policy_factory():
             assert all((ROOT / "agents" / f"{a.name}.py").exists() for a in node.names), ast.dump(node)
         if isinstance(node, ast.Import):
             assert all(a.name != "cnmahjong.agents" for a in node.names)
+
+
+@pytest.mark.parametrize("seconds", [0, -1, float("nan"), 601, True])
+def test_run_arena_refuses_a_bad_bot_time_limit(seconds):
+    with pytest.raises(ValueError, match="time limit"):
+        run_arena(["greedy", "greedy", "greedy", "greedy"], deals=1, rules="mainstream", bot_time_limit=seconds)

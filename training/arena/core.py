@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.agents import make_policy
-from cnmahjong.agents.bot import BotRun, Where
+from cnmahjong.agents.bot import BotRun, Where, run_for
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_of_rules
 from cnmahjong.envs.core.worlds import SeatView
 from cnmahjong.envs.vector import VectorEnv
@@ -115,7 +115,7 @@ def play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: i
 def _play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: int = TABLES,
                 policy_seed: int = 0, ruleset: str | Ruleset | None = None, keep: Sequence[int] = (),
                 trust_pickles: bool = False,
-                runs: Sequence[BotRun] = ()) -> tuple[list[list[HandRecord]], list[Faults]]:
+                runs: Sequence[BotRun | None] = ()) -> tuple[list[list[HandRecord]], list[Faults]]:
     """``play_deals``, and each policy's fault counts (``_faults_of``). ``runs``: per policy, what
     its copies share over the whole run (a bot's restart budget, name and time limit)."""
     rs = ruleset_of_rules(rules) if ruleset is None else get_ruleset(ruleset)
@@ -125,7 +125,7 @@ def _play_deals(names: Sequence[str], seeds: Sequence[int], rules: Any, tables: 
     policies = [make_policy(n, seed=policy_seed + i, ruleset=rs, trust_pickles=trust_pickles)
                 for i, n in enumerate(names)]
     for policy, run in zip(policies, runs, strict=False):
-        if hasattr(policy, "share"):
+        if run is not None and hasattr(policy, "share"):
             policy.share(run)
     if "torch" in sys.modules:  # one arena process per core: torch's own threads would only contend
         sys.modules["torch"].set_num_threads(1)
@@ -191,7 +191,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, ruleset: str,
-                 keep: Sequence[int] = (), trust_pickles: bool = False, runs: Sequence[BotRun] = ()) -> None:
+                 keep: Sequence[int] = (), trust_pickles: bool = False, runs: Sequence[BotRun | None] = ()) -> None:
     _WORKER.update(names=list(names), rules=rules, tables=tables, ruleset=ruleset, keep=list(keep),
                    trust_pickles=trust_pickles, runs=list(runs))
 
@@ -234,9 +234,10 @@ def run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, worke
 def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, workers: int = 1,
                progress: bool | Callable[[int, int, float], None] = True, tables: int = TABLES,
                keep: Sequence[int] = (), trust_pickles: bool = False,
-               runs: Sequence[BotRun] | None = None) -> tuple[list[list[HandRecord]], list[Faults]]:
+               runs: Sequence[BotRun | None] | None = None) -> tuple[list[list[HandRecord]], list[Faults]]:
     """``run_deals``, and each policy's fault counts summed over the chunks. ``runs``: per policy,
-    what its copies in every chunk and worker share (``BotRun``; None: one each, made here)."""
+    what its copies in every chunk and worker share (``BotRun``, None for a policy that shares
+    nothing; None: made here, ``bot.run_for``)."""
     if len(names) != NUM_SEATS:
         raise ValueError(f"the arena seats exactly 4 policies, got {len(names)}: {list(names)}")
     rs = ruleset_of_rules(rules)
@@ -245,7 +246,7 @@ def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, work
     seeds = list(range(seed, seed + deals))
     size = max(tables // NUM_SEATS, 1) * 2
     chunks = list(enumerate(seeds[i:i + size] for i in range(0, deals, size)))
-    runs = [BotRun() for _ in names] if runs is None else list(runs)
+    runs = [run_for(n) for n in names] if runs is None else list(runs)
     setup = (list(names), config.to_dict(), tables, rs.name, list(keep), trust_pickles, runs)
     _init_worker(*setup)
     pool = None
@@ -317,13 +318,13 @@ def run_arena(names: Sequence[str], deals: int, rules: Any = None, seed: int = 0
     rules = default_rules() if rules is None else rules
     rs = ruleset_of_rules(rules)
     config = rs.as_config(rules)
-    runs = [BotRun(bot_time_limit) for _ in names]
+    runs = [run_for(n, bot_time_limit) for n in names]
     hands, faults = _run_deals(names, deals, config, seed=seed, workers=workers, progress=progress, tables=tables,
                                keep=keep, trust_pickles=trust_pickles, runs=runs)
     reports = summarise(names, hands)
     for report, counts, run in zip(reports, faults, runs, strict=True):
         report.faults = counts
-        report.bot_name = run.name
+        report.bot_name = None if run is None else run.name
     return ArenaResult(list(names), deals, seed, rs.name, config.to_dict(), unit_of(rs, config), hands, reports)
 
 
