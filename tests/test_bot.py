@@ -363,18 +363,18 @@ def test_a_bot_that_forks_and_dies_is_a_crash_and_leaves_no_orphan(mark):
         for obs, mask in rows:
             action = bot(obs, mask)
             assert mask[action]
-            if bot.proc is None:  # stopped for its fault: nothing of it runs any more
-                assert marked(mark) == []
+            if bot.proc is None:  # stopped for its fault: nothing of it runs any more (SIGKILL lands at once)
+                assert wait_for(lambda: marked(mark) == [], 2), marked(mark)
                 assert action == greedy(obs, mask)
             else:
-                assert len(marked(mark)) == 2  # the bot and its child
+                assert wait_for(lambda: len(marked(mark)) == 2, 2), marked(mark)  # the bot and its child
     finally:
         bot.close()
     faults = bot.faults()
     assert faults["crash"] == 3 and faults["timeout"] == 0 and faults["restarts"] == 2
     assert faults["gave_up"] == len(rows) - 3 * 3
     assert time.monotonic() - start < 15  # no time limit of 20 s was waited out
-    assert marked(mark) == []
+    assert wait_for(lambda: marked(mark) == [], 2), marked(mark)
 
 
 @pytest.mark.parametrize("tool, args", [
@@ -415,7 +415,7 @@ def test_a_bot_that_never_answers_its_hello_is_given_up_once_per_run(monkeypatch
     assert faults["timeout"] == botmod.MAX_RESTARTS + 1 and faults["restarts"] == botmod.MAX_RESTARTS
     assert faults["gave_up"] == faults["decisions"] - faults["timeout"] > 0
     assert len(started) == botmod.MAX_RESTARTS + 1
-    assert marked(mark) == []
+    assert wait_for(lambda: marked(mark) == [], 2), marked(mark)
 
 
 def test_the_restart_budget_is_shared_by_the_worker_processes():
