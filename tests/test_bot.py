@@ -231,6 +231,7 @@ def test_late_answers_are_dropped_and_bare_integers_taken(mode):
         for obs, mask in decisions("mainstream", 10):
             assert bot(obs, mask) == int(np.flatnonzero(mask)[0])
         assert faulty(bot.faults()) == 0
+        assert bot.faults()["stale"] == (10 if mode == "late" else 0)  # each late answer dropped, counted
     finally:
         bot.close()
 
