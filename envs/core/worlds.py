@@ -63,8 +63,6 @@ from collections.abc import Callable
 from dataclasses import is_dataclass, replace
 from typing import Any
 
-import numpy as np
-
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.seen import seat_events
 from cnmahjong.envs.core.tiles import COPIES
@@ -200,7 +198,7 @@ def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
     return seat_events(game.events, 0, seat, game.done)[0]
 
 
-def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: np.random.Generator) -> None:
+def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any) -> None:
     """Deal the unseen tiles afresh: the other seats' face-down kongs, concealed hands (beside
     their shown tiles) and the wall, from the sorted unseen multiset shuffled by ``rng``."""
     counts = list(unseen)
@@ -274,11 +272,11 @@ def _reopen(world: Any, seat: int, last: bool) -> bool:
     return True
 
 
-def sample_world(game: Any, seat: int, rng: np.random.Generator) -> Any:
+def sample_world(game: Any, seat: int, rng: Any) -> Any:
     """A game ``seat`` cannot tell from ``game``, its hidden part drawn from ``rng`` (see the
     module docstring). A function of what the seat knows and of ``rng`` alone."""
     seat = int_arg(seat, "seat", 0, NUM_SEATS - 1)
-    if not isinstance(rng, np.random.Generator):
+    if type(rng).__name__ != "Generator" or not type(rng).__module__.startswith("numpy.random"):
         raise TypeError(f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
                         f"got {type(rng).__name__}")
     unseen = unseen_counts(game, seat)
@@ -326,6 +324,6 @@ class SeatView:
     def phase(self) -> str:
         return self._game.phase
 
-    def sample_world(self, rng: np.random.Generator) -> Any:
+    def sample_world(self, rng: Any) -> Any:
         return sample_world(self._game, self.seat, rng)
 
