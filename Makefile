@@ -1,6 +1,7 @@
 # make demo  — the main job (creates .venv and installs what it needs)
 # make test  — lint + the test suite
 # make bench — speed figures: rules core, engine, envs, trainer, arena
+# make docs  — the documentation site into build/site (mkdocs.yml, docs/)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -9,7 +10,7 @@ TRAIN_STAMP := $(VENV)/.installed-train
 # torch: the CPU build on this machine's disk; a plain `torch` would pull a multi-GB CUDA build.
 TORCH_CPU := torch==2.13.0
 
-.PHONY: demo test bench lint install install-train install-agilerl browser compiled clean
+.PHONY: demo test bench lint install install-train install-agilerl browser compiled docs clean
 
 # An editable install (pip install -e .): the package imports as cnmahjong from this checkout.
 # Its extensions are built below, in place, by the build backend's own build_ext. link_tree puts
@@ -40,6 +41,17 @@ $(TRAIN_STAMP): $(STAMP)
 
 install-train: $(TRAIN_STAMP)
 
+# The documentation site: MkDocs with Material and mkdocstrings (pyproject's docs extra). The build
+# fetches nothing (no fonts, no inventories); -P keeps the checkout's cnmahjong/ folder off sys.path,
+# so the API reference finds the subpackages through the install's mapping (see mkdocs.yml).
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): $(STAMP)
+	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[docs]"
+	touch $@
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -P -m mkdocs build --strict
+
 # AgileRL 2.58 pins pettingzoo 1.26.1 and tensordict 0.13 (TorchRL in .venv needs 0.14): its own venv
 # for examples/agilerl_dqn.py and its test. `import agilerl.algorithms` also needs peft and
 # transformers, which AgileRL lists only under its LLM extras.
@@ -67,8 +79,9 @@ browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
-# The tests cover training, checkpoints, RLlib and Tianshou too, so they need those extras.
-test: $(TRAIN_STAMP) compiled lint browser $(AGILERL_STAMP)
+# The tests cover training, checkpoints, RLlib and Tianshou too, so they need those extras; and the
+# documentation site (tests/test_docs.py builds it strictly and runs every example on its pages).
+test: $(TRAIN_STAMP) compiled lint browser $(AGILERL_STAMP) $(DOCS_STAMP)
 	$(PY) -m pytest
 
 # The wheel as users get it (pip wheel: the build backend compiles the hot path), installed in a

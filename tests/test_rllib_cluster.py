@@ -1,5 +1,5 @@
 """RLlib over a Ray cluster of two nodes on this machine, every Ray process on 127.0.0.1; and the
-README's RLlib snippet, run as written."""
+RLlib page's snippet (docs/libraries/rllib.md), run as written."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def rllib():
 
 
 def snippet() -> str:
-    """The python block of the integration's docstring (the README's RLlib snippet)."""
+    """The python block of the integration's docstring (the snippet of docs/libraries/rllib.md)."""
     (block,) = re.findall(r"```python\n(.*?)```", rllib().__doc__, re.S)
     return block
 
@@ -48,7 +48,7 @@ print("CHECK " + _json.dumps({"nodes": [n["NodeManagerAddress"] for n in ray.nod
 
 
 @pytest.mark.slow
-def test_readme_snippet_trains_on_loopback_and_keeps_every_settlement(tmp_path):
+def test_docs_snippet_trains_on_loopback_and_keeps_every_settlement(tmp_path):
     """The snippet exactly as written (in a fresh interpreter, as a user runs it), then a check of what it left."""
     env = dict(os.environ)
     env.pop(ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR, None)  # loopback_ray() in the snippet does it
@@ -63,9 +63,9 @@ def test_readme_snippet_trains_on_loopback_and_keeps_every_settlement(tmp_path):
     assert (tmp_path / "rllib_model.pt").is_file()
 
 
-def test_the_readme_shows_the_snippet_the_test_runs():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = [textwrap.dedent(body) for _, body in re.findall(r"^( *)```python\n(.*?)^\1```", readme, re.S | re.M)]
+def test_the_docs_page_shows_the_snippet_the_test_runs():
+    page = (ROOT / "docs/libraries/rllib.md").read_text(encoding="utf-8")
+    blocks = [textwrap.dedent(body) for _, body in re.findall(r"^( *)```python\n(.*?)^\1```", page, re.S | re.M)]
     assert snippet() in blocks
 
 
@@ -126,7 +126,7 @@ def test_ppo_runners_on_two_loopback_nodes_keep_every_settlement(driver):
 
 
 @pytest.mark.slow
-def test_the_trainer_joins_the_cluster_as_the_readme_says(two_nodes, tmp_path):
+def test_the_trainer_joins_the_cluster_as_the_docs_say(two_nodes, tmp_path):
     """``cnmahjong-train --config rllib_ppo --set address=HEAD_IP:6379 --set node_ip_address=HEAD_IP``
     with the head on 127.0.0.1."""
     from cnmahjong.training.train import main
