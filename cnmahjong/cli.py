@@ -33,7 +33,7 @@ def replay() -> int:
 
 def play() -> int:
     """``cnmahjong-play --opponents greedy greedy pretrained``"""
-    return _run("cnmahjong.training.server.seat")
+    return _run("cnmahjong.training.server.cli")
 
 
 def bench() -> int:

@@ -4,6 +4,9 @@ Timing belongs in ``make bench``, not in unit tests; a deadline would only make
 the suite flaky on a busy machine (cold caches make first examples slower).
 """
 
+import shutil
+
+import pytest
 from hypothesis import settings
 
 settings.register_profile("project", deadline=None, print_blob=True)
@@ -35,3 +38,22 @@ def pytest_sessionstart(session) -> None:
     stale = _stale_extensions()
     if stale:
         pytest.exit(f"compiled hot path older than its sources ({', '.join(stale)}): run `make compiled`", 2)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.fail("the browser tests need Debian's chromium and chromium-driver: `make test` installs them "
+                    "(apt-get install -y chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1100,1000"):
+        options.add_argument(arg)
+    b = webdriver.Chrome(service=Service(driver), options=options)
+    yield b
+    b.quit()

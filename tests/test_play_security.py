@@ -422,7 +422,7 @@ def illegal(observation, mask):
 @pytest.mark.parametrize("bad, said", [(raising, "RuntimeError: boom"), (illegal, "IllegalActionError")])
 @pytest.mark.parametrize("rules", ["mainstream", "hangzhou"])
 def test_an_opponent_that_cannot_play_the_rules_stops_the_start(monkeypatch, capsys, bad, said, rules):
-    import cnmahjong.training.server.seat as play
+    import cnmahjong.training.server.table as play
     from cnmahjong.agents import make_policy
 
     seen = []

@@ -446,3 +446,67 @@ def test_seats_are_one_fact(relay):
     assert engine.NUM_SEATS is seats.NUM_SEATS and result.NUM_SEATS is seats.NUM_SEATS == NUM_SEATS
     assert relay.name == "relay" and relay.num_actions == 56 and relay.default_rules == "relay"
     assert relay.max_to_act == 4 and relay.scenario_keys == ()
+
+
+def test_the_play_page_plays_it_by_clicking_and_hides_the_others_picks(relay, browser):
+    """In Chromium, the human at seat 0 plays whole hands of the relay by clicking enabled buttons
+    only (picks, discards, HU, PASS): the hand goes on after a winner leaves, even the human, and
+    the page's log tells another seat's pick only as a hidden choice."""
+    import random
+    import threading
+
+    from cnmahjong.training.server.seat import Table, serve
+    from tests.test_web import _wait
+
+    table = Table(["greedy", "greedy", "greedy"], "relay-norefund", seed=5)
+    server = serve(table, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    rng = random.Random(1)
+    log: list[str] = []
+    try:
+        for _hand in range(2):
+            browser.get(base + "/")
+            for _ in range(300):
+                _wait(lambda: browser.find_elements("id", "over")
+                      or browser.find_elements("css selector", "button.act"))
+                if browser.find_elements("id", "over"):
+                    break
+                enabled = [b for b in browser.find_elements("css selector", "button.act") if b.is_enabled()]
+                assert enabled and all(int(b.get_attribute("data-action")) in table.legal() for b in enabled)
+                before = len(table.game.events)
+                rng.choice(enabled).click()
+                _wait(lambda n=before: len(table.game.events) > n)
+                log += table.log
+            assert table.game.done
+            _wait(lambda: browser.find_elements("id", "result"))
+            shown = [int(td.text) for td in browser.find_elements("css selector", "#result td:nth-child(2)")]
+            assert shown == list(table.game.result.payments)
+            table.new_hand()
+    finally:
+        server.shutdown()
+        server.server_close()
+    others = [line for line in log if line.startswith(("seat 1:", "seat 2:", "seat 3:"))]
+    assert any("a hidden choice" in line for line in others)
+    assert not any("pick" in line for line in others)
+
+
+def test_a_seats_events_hold_nothing_of_the_others_picks_or_passed_tiles(relay):
+    """The one seat filter (``envs.core.seen``: bot messages, sampled worlds) on the relay: during the
+    hand a seat sees its own picks, the tiles it gave and received, and of the others' picks only
+    that they were made."""
+    from cnmahjong.envs.core.seen import seat_events
+
+    game = new_game(relay, "relay", 11)
+    while game.phase == "pass" or len(game.events) < 20:
+        s = game.to_act[0]
+        game.step(s, game.legal_actions(s)[-1])
+    full = next(e for e in game.events if e["type"] == "pass")["tiles"]
+    for viewer in range(4):
+        seen, _ = seat_events(game.events, 0, viewer, over=False)
+        picks = [e for e in seen if e["type"] == "act" and e["phase"] == "pass"]
+        assert picks and all(("action" in e) == (e["seat"] == viewer) for e in picks)
+        [passed] = [e for e in seen if e["type"] == "pass"]
+        shown = {viewer, (viewer - 1) % 4}
+        assert passed["tiles"] == [t if s in shown else None for s, t in enumerate(full)]
+    assert seat_events(game.events, 0, 0, over=True)[0] == game.events

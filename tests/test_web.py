@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import threading
 import time
 import urllib.error
@@ -20,25 +19,6 @@ from cnmahjong.envs.changsha.game import ChangshaGame
 from cnmahjong.envs.hangzhou.game import HangzhouGame
 from cnmahjong.training.viewer.replay import main as replay_main
 from cnmahjong.training.viewer.replay import write_replay
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not chromium or not driver:
-        pytest.fail("the browser tests need Debian's chromium and chromium-driver: `make test` installs them "
-                    "(apt-get install -y chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1100,1000"):
-        options.add_argument(arg)
-    b = webdriver.Chrome(service=Service(driver), options=options)
-    yield b
-    b.quit()
 
 
 def played(cls, seed: int):

@@ -271,6 +271,14 @@ class TableGame:
         """Every seat of ``window`` has answered: resolve the choices by priority."""
         raise NotImplementedError
 
+    @classmethod
+    def seat_view(cls, e: dict[str, Any], viewer: int) -> dict[str, Any] | None:
+        """One of the ruleset's own events as seat ``viewer`` may see it while the hand is on (a
+        copy without what it may not see), or None when nothing of it may be seen. The default: its
+        own events are public. A ruleset whose event carries every seat's secret (a swap's tiles)
+        overrides this; the common events (draws, concealed kongs, the deal) are ``envs.core.seen``'s."""
+        return e
+
     def _more_picks(self, window: Window, seat: int) -> list[int]:
         """The legal actions of ``seat``'s next pick in ``window`` after ``window.picks[seat]``,
         or [] when it has made all its picks (the default: one pick per window)."""

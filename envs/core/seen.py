@@ -5,8 +5,11 @@ While the hand is on, a seat sees its own events whole and another seat's with t
 part taken out: the tile it drew, the tiles of a concealed kong (and the act that made one: its
 action id names the tile), the deal's other hands, wall and seed (the seed deals the wall).
 A choice in a claim window stays hidden until the window resolves (every seat answered), so
-the others' answers at the end of the log are held back. The rulesets' own events (dice, the
-indicator, declarations, ...) are public. Once the hand is over everything is shown.
+the others' answers at the end of the log are held back. Another seat's pick in a secret blind
+window (a swap's tiles, ``TableGame.SECRET_PHASES``) shows without its action. The rulesets' own
+events (dice, the indicator, declarations, ...) are public unless the ruleset's ``seat_view``
+takes parts out (a swap event shows a seat only the tiles it gave and received). Once the hand
+is over everything is shown.
 """
 
 from __future__ import annotations
@@ -34,26 +37,42 @@ def hides_kong(events: list[Event], i: int, viewer: int | None, over: bool) -> b
     return False
 
 
-def seat_event(events: list[Event], i: int, viewer: int, over: bool) -> Event | None:
+def seat_event(events: list[Event], i: int, viewer: int, over: bool, game_class: Any = None) -> Event | None:
     """Event ``i`` in the log's own form as ``viewer`` may see it (a copy with the hidden parts
-    taken out), or None when none of it may be seen (a concealed kong's act)."""
+    taken out), or None when none of it may be seen (a concealed kong's act). ``game_class``
+    (by default the one the deal event names) hides another seat's pick in a secret blind window
+    (``SECRET_PHASES``: the act without its action) and shows the ruleset's own events through its
+    ``seat_view`` (a swap event's other tiles taken out)."""
     e = events[i]
     kind = e["type"]
     if over:
         return dict(e)
+    if game_class is None:
+        game_class = _game_class(events)
     if kind == "deal":
         out = {k: v for k, v in e.items() if k not in ("wall", "seed")}
         out["hands"] = [h if s == viewer else None for s, h in enumerate(e["hands"])]
         return out
+    if kind == "act" and hides_choice(e, game_class, viewer, over):
+        return {k: v for k, v in e.items() if k != "action"}
     if not hidden(e, viewer, over):
-        return dict(e)
+        return game_class.seat_view(dict(e), viewer)
     if kind == "draw":
         return {k: v for k, v in e.items() if k != "tile"}
     if kind == "meld" and e.get("kind") == "angang":
         return {**e, "tiles": []}
     if kind == "act" and hides_kong(events, i, viewer, over):
         return None
-    return dict(e)
+    return game_class.seat_view(dict(e), viewer)
+
+
+def _game_class(events: list[Event]) -> Any:
+    """The game class of the ruleset the log's deal event names (a log naming none: the common
+    rules alone, ``TableGame``'s: no secret window, every own event public)."""
+    from cnmahjong.envs.core.engine import TableGame
+    from cnmahjong.envs.core.ruleset import ruleset_of_events  # the registry needs nothing of this module
+
+    return ruleset_of_events(events).game if events[0].get("ruleset") is not None else TableGame
 
 
 def seat_events(events: list[Event], start: int, viewer: int, over: bool) -> tuple[list[Event], int]:
@@ -66,7 +85,8 @@ def seat_events(events: list[Event], start: int, viewer: int, over: bool) -> tup
         while first > start and events[first - 1]["type"] == "act":
             first -= 1
         end = next((j for j in range(first, end) if events[j]["seat"] != viewer), end)
-    seen = [x for j in range(start, end) if (x := seat_event(events, j, viewer, over)) is not None]
+    cls = None if over or start >= end else _game_class(events)
+    seen = [x for j in range(start, end) if (x := seat_event(events, j, viewer, over, cls)) is not None]
     return seen, end
 
 

@@ -117,6 +117,14 @@ class RelayGame(TableGame):
         self.events.append({"type": "pass", "tiles": given})
         self._turn(self.dealer)
 
+    @classmethod
+    def seat_view(cls, e: dict[str, Any], viewer: int) -> dict[str, Any] | None:
+        """The pass: a seat sees the tiles it gave and those it received, nothing of the others'."""
+        if e["type"] != "pass":
+            return e
+        shown = (viewer, (viewer - 1) % NUM_SEATS)
+        return {**e, "tiles": [t if s in shown else None for s, t in enumerate(e["tiles"])]}
+
     # ------------------------------------------------------------ play
     def _wins(self, counts: Any) -> bool:
         return pairs(counts) >= self.config.pairs_to_win

@@ -2,7 +2,7 @@
 
 import sys
 
-from cnmahjong.training.server.seat import main
+from cnmahjong.training.server.cli import main
 
 if __name__ == "__main__":  # spawned workers import this module as __mp_main__: they must not run it
     sys.argv[0] = "python -m cnmahjong.training.server"  # for the usage line (not "__main__.py")

@@ -1,4 +1,4 @@
-"""The human seat's web server: ``cnmahjong.training.server.seat``'s table on 127.0.0.1, and nothing else.
+"""The human seat's web server: a ``cnmahjong.training.server.table.Table`` on 127.0.0.1, and nothing else.
 
 What the server accepts (anything else gets a 4xx with a JSON ``{"error": ...}`` naming what
 was wrong, and changes nothing):
@@ -32,7 +32,7 @@ from cnmahjong.envs.core.engine import IllegalActionError
 from cnmahjong.training.viewer.html import play_html
 
 if TYPE_CHECKING:
-    from cnmahjong.training.server.seat import Table
+    from cnmahjong.training.server.table import Table
 
 MAX_BODY = 64 * 1024
 """The largest request body read (an action is a few bytes)."""
@@ -239,3 +239,9 @@ def _action_of(raw: bytes) -> Any:
         raise Refused(400, f"refused: the body is a JSON {type(body).__name__} without \"action\"; "
                            "send {\"action\": ID}")
     return body["action"]
+
+
+def serve(table: Table, port: int = 8765, client_timeout: float = 10.0) -> SeatServer:
+    """The table's server on 127.0.0.1; ``port=0`` takes a free one. A client that stalls for
+    ``client_timeout`` seconds mid-request is dropped."""
+    return SeatServer(table, port, client_timeout)
