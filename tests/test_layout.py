@@ -29,10 +29,15 @@ def _modules(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.py"))
 
 
+def _facing(p: Path) -> bool:
+    """An env-facing module by its name, or a version of one (``observation_v1``: another encoder)."""
+    return p.stem.split("_")[0] in ENV_FACING
+
+
 ENGINE = [p for folder in [ROOT / "envs" / "core", *RULESET_DIRS.values()] for p in _modules(folder)
-          if p.stem not in ENV_FACING]
+          if not _facing(p)]
 ENV_FACING_MODULES = [p for folder in [ROOT / "envs" / "core", *RULESET_DIRS.values()] for p in _modules(folder)
-                      if p.stem in ENV_FACING]
+                      if _facing(p)]
 LIBRARY = [p for top in ("envs", "agents", "training", "cnmahjong") for p in sorted((ROOT / top).rglob("*.py"))]
 GENERIC = [p for p in LIBRARY if not any(d in p.parents for d in RULESET_DIRS.values())
            and p != ROOT / "envs" / "core" / "ruleset.py"]
