@@ -50,9 +50,12 @@ def test_site_builds_strictly_with_every_page_and_the_api_reference(tmp_path: Pa
     site = tmp_path / "site"
     out = _mkdocs(ROOT / "mkdocs.yml", site)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-6000:]
+    remote = re.compile(r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=\"(?:https?:)?//", re.I)
     for page in PAGES:
         html = site / page.relative_to(DOCS).with_suffix(".html")
         assert html.is_file(), f"{page.relative_to(ROOT)} was not built"
+        found = remote.search(html.read_text(encoding="utf-8"))
+        assert not found, f"{html.name} loads from the network (the site must work offline): {found.group(0)}"
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     assert config["strict"] is True and all(v == "warn" for v in config["validation"].values())
     # the reference is rendered from the docstrings, not left as the ::: directive
