@@ -962,13 +962,6 @@ def _chis(h: bytearray, t: int) -> list[int]:
     return out
 
 
-def new_hand(config: RuleConfig, rng: Any) -> ChangshaGame:
-    """The next hand of a seeded stream: its seed and dealer drawn from ``rng`` (a numpy
-    ``Generator``). The AEC env and ``VectorEnv`` both deal this way, so table ``i`` of a
-    ``VectorEnv`` plays the same hands as an AEC env reset with that table's seed."""
-    return ChangshaGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
-
-
 class ChangshaMatch(Match):
     """A match of ``hands`` hands (§9): the dealer passes by the next-dealer rule and scores add up.
 
@@ -979,13 +972,5 @@ class ChangshaMatch(Match):
 
     GAME = ChangshaGame
 
-    def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
-                 dealer: int | None = None) -> None:
-        super().__init__(config, hands, seed, dealer)
 
-    def _deal(self) -> ChangshaGame:
-        self.dealers.append(self.dealer)
-        return ChangshaGame(self.config, seed=self._rng.getrandbits(63), dealer=self.dealer)
-
-    def _after_hand(self, result: HandResult) -> None:
-        self.dealer = result.next_dealer
+new_hand = ChangshaGame.new_hand

@@ -338,6 +338,39 @@ class TableGame:
         self.events.append({"type": "end", "result": result.to_dict()})
 
     # ------------------------------------------------------------ the deal
+    def __init__(self, config: Any = None, seed: int | None = None, dealer: int = 0) -> None:
+        """A seeded hand (§1 of the rule texts: the shared deal) for a ruleset whose deal needs no
+        more than ``_setup``; a ruleset with dice or a streak writes its own constructor."""
+        config, seed, dealer = self._check_args(config, seed, dealer)
+        hands, wall, _ = self._seeded_deal(seed, dealer)
+        self._setup(config, seed, dealer, hands, wall, "seed")
+
+    @classmethod
+    def new_hand(cls, config: Any, rng: Any) -> Any:
+        """The next hand of a seeded stream: its seed and dealer drawn from ``rng`` (a numpy
+        ``Generator``). The AEC env and ``VectorEnv`` both deal this way, so table ``i`` of a
+        ``VectorEnv`` plays the same hands as an AEC env reset with that table's seed."""
+        return cls(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
+
+    @classmethod
+    def from_scenario(cls, hands: Any, wall: Any, dealer: int = 0, config: Any = None, seed: int | None = None) -> Any:
+        """A hand from given hands and undealt wall (head to tail), checked as ``check_scenario`` says."""
+        config, seed, dealer = cls._check_args(config, seed, dealer)
+        hs, w = cls._check_scenario(hands, wall, dealer)
+        game = cls.__new__(cls)
+        game._setup(config, seed, dealer, hs, Wall(w), "scenario")
+        return game
+
+    def _setup(self, config: Any, seed: int, dealer: int, hands: list[list[int]], wall: Wall, origin: str) -> None:
+        """Set up the hand from its deal (``origin``: "seed" or "scenario") and ask the first decision."""
+        raise NotImplementedError
+
+    def _deal_event(self, origin: str, hands: list[list[int]], wall: Wall, **extra: Any) -> dict[str, Any]:
+        """The log's first event: everything ``replay`` needs to deal the same hand again."""
+        return {"type": "deal", "ruleset": self.RULESET, "origin": origin, "dealer": self.dealer,
+                "seed": self.seed, "config": self.config.to_dict(), "hands": [sorted(h) for h in hands],
+                "wall": wall.tiles(), **extra}
+
     @classmethod
     def _check_args(cls, config: Any, seed: Any, dealer: Any) -> tuple[Any, int, int]:
         """(config, seed, dealer) checked: None config is the default preset, None seed drawn."""
@@ -535,7 +568,7 @@ class Match:
     GAME: ClassVar[Any]
     """The ruleset's game class."""
 
-    def __init__(self, config: Any, hands: int, seed: int | None, dealer: int | None) -> None:
+    def __init__(self, config: Any = None, hands: int = 4, seed: int | None = None, dealer: int | None = None) -> None:
         hands = int_arg(hands, "hands", low=1)
         self.config = config_arg(config, self.GAME.CONFIG, self.GAME.DEFAULT_PRESET)
         self.hands = hands
@@ -548,12 +581,14 @@ class Match:
         self.game = self._deal()
 
     def _deal(self) -> Any:
-        """The next hand with ``self.dealer`` (appending it to ``dealers``)."""
-        raise NotImplementedError
+        """The next hand with ``self.dealer`` (appending it to ``dealers``), from the match's seed stream."""
+        self.dealers.append(self.dealer)
+        return self.GAME(self.config, seed=self._rng.getrandbits(63), dealer=self.dealer)
 
     def _after_hand(self, result: HandResult) -> None:
-        """The ruleset's dealer rule: set ``self.dealer`` (and any streak) for the next hand."""
-        raise NotImplementedError
+        """The ruleset's dealer rule: set ``self.dealer`` (and any streak) for the next hand; by
+        default the result's ``next_dealer``."""
+        self.dealer = result.next_dealer
 
     @property
     def done(self) -> bool:

@@ -489,12 +489,6 @@ def _liable_reasons(chengbao: int | None, fan: Iterable[int], borne: Iterable[in
     return reasons or None
 
 
-def new_hand(config: RuleConfig, rng: Any) -> HangzhouGame:
-    """The next hand of a seeded stream (seed and dealer from a numpy ``Generator``), dealt at
-    level 1: what the AEC env and ``VectorEnv`` deal for one-hand episodes."""
-    return HangzhouGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
-
-
 class HangzhouMatch(engine.Match):
     """A match of ``hands`` hands with §5's dealer rule: the dealer keeps the seat when he wins or
     the hand is drawn (streak + 1, level capped at 3); otherwise the winner deals at level 1."""
@@ -519,3 +513,7 @@ class HangzhouMatch(engine.Match):
         else:
             self.dealer = result.next_dealer
             self.streak = 1
+
+
+new_hand = HangzhouGame.new_hand
+"""One-hand episodes are dealt at level 1 (streak 1)."""

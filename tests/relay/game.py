@@ -33,26 +33,10 @@ class RelayGame(TableGame):
     MAX_TO_ACT = 4  # the opening window asks all four seats at once
     SECRET_PHASES = (PASSING,)
 
-    def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0) -> None:
-        config, seed, dealer = self._check_args(config, seed, dealer)
-        hands, wall, _ = self._seeded_deal(seed, dealer)
-        self._setup(config, seed, dealer, hands, wall, "seed")
-
-    @classmethod
-    def from_scenario(cls, hands: Any, wall: Any, dealer: int = 0, config: RuleConfig | None = None,
-                      seed: int | None = None) -> RelayGame:
-        config, seed, dealer = cls._check_args(config, seed, dealer)
-        hs, w = cls._check_scenario(hands, wall, dealer)
-        game = cls.__new__(cls)
-        game._setup(config, seed, dealer, hs, Wall(w), "scenario")
-        return game
-
     def _setup(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]], wall: Wall,
                origin: str) -> None:
         self.config, self.seed, self.dealer, self.wall = config, seed, dealer, wall
-        self.events: list[dict[str, Any]] = [{
-            "type": "deal", "ruleset": RULESET, "origin": origin, "dealer": dealer, "seed": seed,
-            "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}]
+        self.events: list[dict[str, Any]] = [self._deal_event(origin, hands, wall)]
         self.hands = engine.count_hands(hands, A.NUM_KINDS)
         self.melds: list[list[Any]] = [[] for _ in range(NUM_SEATS)]
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -224,20 +208,8 @@ class RelayGame(TableGame):
             next_dealer=winners[0] if winners else self.dealer))
 
 
-def new_hand(config: RuleConfig, rng: Any) -> RelayGame:
-    return RelayGame(config, seed=int(rng.integers(2**63)), dealer=int(rng.integers(NUM_SEATS)))
+new_hand = RelayGame.new_hand
 
 
 class RelayMatch(engine.Match):
     GAME = RelayGame
-
-    def __init__(self, config: RuleConfig | None = None, hands: int = 4, seed: int | None = None,
-                 dealer: int | None = None) -> None:
-        super().__init__(config, hands, seed, dealer)
-
-    def _deal(self) -> RelayGame:
-        self.dealers.append(self.dealer)
-        return RelayGame(self.config, seed=self._rng.getrandbits(63), dealer=self.dealer)
-
-    def _after_hand(self, result: HandResult) -> None:
-        self.dealer = result.next_dealer
