@@ -135,3 +135,24 @@ def test_a_hangzhou_league_reports_its_own_counts(tmp_path):
     assert {"baotou_per_hand", "piao_per_hand"} <= set(row.rates), row.rates
     assert league.unit == json.loads((tmp_path / "hz.json").read_text())["unit"]
     assert np.isfinite(row.rating)
+
+
+def test_a_bot_is_named_in_the_table_by_the_name_it_gave(tmp_path):
+    """Issue 36 (10): the league names a bot by its ``ready`` name beside its policy, keeps the name
+    in the file, and refuses a file whose name the protocol would refuse."""
+    import sys
+    from pathlib import Path
+
+    bot = f"bot:{sys.executable} {Path(__file__).resolve().parents[1] / 'examples' / 'bots' / 'simple_bot.py'}"
+    league = League(policies=[], rules="mainstream", deals=2, seed=4)
+    league.add([bot, "random"])
+    [pair] = league.pairs.values()
+    assert pair.names == {bot: "simple_bot"}
+    row = next(r for r in league.standings(resamples=20) if r.policy == bot)
+    assert row.bot_name == "simple_bot" and row.label == f"simple_bot ({bot})"
+    assert "simple_bot (bot:" in format_league(league) and "(simple_bot)" in markdown_league(league)
+    data = json.loads(json.dumps(league.to_dict()))
+    assert League.from_dict(data).pairs[(bot, "random")].names == {bot: "simple_bot"}
+    data["pairs"][0]["names"][bot] = "tab\there"
+    with pytest.raises(ValueError, match="'names' of bot:.*printable"):
+        League.from_dict(data)

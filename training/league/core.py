@@ -51,6 +51,8 @@ class Pair:
     """Per policy (``a``, ``b``): ``hands`` and the sum over its hands of each ``hand_stats`` value."""
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per policy that reports them (a bot): its protocol faults in this pairing."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Per bot that gave one in its ``ready``: its name (checked as the protocol checks it)."""
 
     @property
     def mean(self) -> float:
@@ -61,6 +63,8 @@ class Pair:
                "totals": self.totals}
         if self.faults:
             out["faults"] = self.faults
+        if self.names:
+            out["names"] = self.names
         return out
 
 
@@ -85,7 +89,12 @@ def play_pair(a: str, b: str, deals: int, rules: str, seed: int, workers: int = 
                 counts[kind] = counts.get(kind, 0) + int(n)
         if counts:
             faults[name] = counts
-    return Pair(a, b, per_deal, totals, faults)
+    names = {}
+    for name, seats in ((a, (0, 2)), (b, (1, 3))):
+        given = next((result.reports[p].bot_name for p in seats if result.reports[p].bot_name), None)
+        if given:
+            names[name] = given
+    return Pair(a, b, per_deal, totals, faults, names)
 
 
 @dataclass
@@ -102,12 +111,21 @@ class Standing:
     """``win_rate`` ... (the arena's common rates) and the ruleset's own ``<stat>_per_hand``."""
     hands: int
     faults: dict[str, int] = field(default_factory=dict)
+    bot_name: str | None = None
+    """The name a bot gave in its ``ready``; None for other policies."""
+
+    @property
+    def label(self) -> str:
+        """What the table calls it: a bot by its own name beside its policy, any other by its policy."""
+        return f"{self.bot_name} ({self.policy})" if self.bot_name else self.policy
 
     def to_dict(self) -> dict[str, Any]:
         out = {"policy": self.policy, "rating": self.rating, "ci95": [self.ci_low, self.ci_high],
                "versus": self.versus, "hands": self.hands, **self.rates}
         if self.faults:
             out["faults"] = self.faults
+        if self.bot_name:
+            out["bot_name"] = self.bot_name
         return out
 
 
@@ -189,8 +207,9 @@ class League:
             for p in pairs:
                 for kind, c in p.faults.get(name, {}).items():
                     faults[kind] = faults.get(kind, 0) + c
+            given = next((p.names[name] for p in pairs if name in p.names), None)
             rows.append(Standing(name, float(rating[i]), float(low[i]), float(high[i]),
-                                 {o: self.s(name, o) for o in names if o != name}, rates, hands, faults))
+                                 {o: self.s(name, o) for o in names if o != name}, rates, hands, faults, given))
         return sorted(rows, key=lambda r: -r.rating)
 
     # ------------------------------------------------------------------ JSON
@@ -311,7 +330,15 @@ def _read_pair(p: dict[str, Any], policies: list[str], deals: int, own: Sequence
         played = sum(counts.get(kind, 0) for kind in FAULTS)
         need(played <= counts.get("decisions", 0),
              f"{at}: {played} faults is more than its {counts.get('decisions', 0)} decisions")
-    return Pair(a, b, [float(v) for v in per_deal], totals, faults)
+    names = p.get("names", {})
+    need(isinstance(names, dict) and set(names) <= {a, b}, f"'names' must map {a} and/or {b} to a bot's name")
+    if names:
+        from cnmahjong.agents.bot import name_problem
+
+        for name, given in names.items():
+            problem = name_problem(given)
+            need(problem is None, f"'names' of {name}: {problem}")
+    return Pair(a, b, [float(v) for v in per_deal], totals, faults, names)
 
 
 def _disagreement(stated: Any, computed: Any, at: str) -> str | None:

@@ -18,13 +18,13 @@ def format_league(league: League) -> str:
     """The standings (rating, interval, rates, faults) and the pairwise results, as text."""
     rows = league.standings()
     extra = _extra(rows)
-    width = max([8, *(len(r.policy[-32:]) + 1 for r in rows)])
+    width = max([8, *(len(r.label[-48:]) + 1 for r in rows)])
     lines = [f"league: {len(league.policies)} policies, {league.rules}, {league.deals} deals x 4 rotations "
              f"per pairing (seated A B A B); rating = {league.unit} per hand against the field's average",
              f"{'policy':<{width}}{'rating':>8}{'95% CI':>18}" + "".join(f"{h:>8}" for h, _ in COMMON)
              + "".join(f"{k:>{max(8, len(k) + 1)}}" for k in extra)]
     for r in rows:
-        lines.append(f"{r.policy[-32:]:<{width}}{r.rating:>+8.2f}{f'[{r.ci_low:+.2f}, {r.ci_high:+.2f}]':>18}"
+        lines.append(f"{r.label[-48:]:<{width}}{r.rating:>+8.2f}{f'[{r.ci_low:+.2f}, {r.ci_high:+.2f}]':>18}"
                      + "".join(f"{r.rates[k]:>8.1%}" for _, k in COMMON)
                      + "".join(f"{r.rates[k + '_per_hand']:>{max(8, len(k) + 1)}.3f}" for k in extra))
     names = [r.policy for r in rows]
@@ -35,7 +35,7 @@ def format_league(league: League) -> str:
                                                       for b in names))
     faulty = [r for r in rows if r.faults]
     for r in faulty:
-        lines.append(f"{r.policy} protocol faults: " + ", ".join(f"{k} {v}" for k, v in r.faults.items()))
+        lines.append(f"{r.label} protocol faults: " + ", ".join(f"{k} {v}" for k, v in r.faults.items()))
     return "\n".join(lines)
 
 
@@ -46,7 +46,8 @@ def markdown_league(league: League) -> str:
     head = ["policy", f"rating ({league.unit}/hand)", "95% CI", *(h for h, _ in COMMON), *extra]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        cells = [f"`{r.policy}`", f"{r.rating:+.2f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
+        named = f"`{r.policy}`" + (f" ({r.bot_name})" if r.bot_name else "")
+        cells = [named, f"{r.rating:+.2f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
                  *(f"{r.rates[k]:.1%}" for _, k in COMMON), *(f"{r.rates[k + '_per_hand']:.3f}" for k in extra)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
