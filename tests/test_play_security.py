@@ -24,8 +24,6 @@ from cnmahjong.training.server.httpd import MAX_BODY
 from cnmahjong.training.server.seat import Table, main, serve
 from tests import test_web
 
-browser = test_web.browser  # the headless Chromium fixture
-
 TIMEOUT = 0.5
 """The servers' client timeout here (seconds)."""
 
