@@ -195,7 +195,8 @@ class VectorEnv:
                 chosen = {rows[j][1]: acts[j] for j in range(i, i + k)}
                 for s in list(game.pending):
                     game.step(s, chosen[s])
-                    game.play_forced()
+                    if len(game.pending.get(s, ())) == 1:  # its next pick is forced: played now, as there
+                        game.play_forced()
             i += k
             if game.pending:
                 game.play_forced()
