@@ -22,6 +22,28 @@ def table_extras(game: Any) -> dict[str, Any]:
     return {"stacks": game.wall.stacks_left(), "revealed": list(game.revealed)}
 
 
+def markers(game: Any) -> list[dict[str, Any]]:
+    """The middle of the table: stacks left, the last dice rolled, a 开杠's face-up tiles, the seat
+    offered the 海底 tile, and the birds (扎鸟) once the hand is settled."""
+    out: list[dict[str, Any]] = [{"id": "stacks", "label": "stacks", "hint": "墩 left",
+                                  "text": str(game.wall.stacks_left())}]
+    dice = next((e for e in reversed(game.events) if e["type"] == "dice"), None)
+    if dice is not None:
+        out.append({"id": "dice", "label": "dice",
+                    "text": f"{' + '.join(map(str, dice['values']))} ({dice['purpose']}, seat {dice['seat']})"})
+    if game.revealed:
+        out.append({"id": "revealed", "label": "face up", "hint": "开杠 draws", "tiles": list(game.revealed)})
+    if game.phase == "haidi":
+        out.append({"id": "haidi", "label": "haidi offered to", "hint": "海底: the last tile",
+                    "text": f"seat {game.to_act[0]}"})
+    extras = game.result.extras if game.result is not None else {}
+    if extras.get("birds"):
+        out.append({"id": "birds", "label": "birds", "hint": "扎鸟",
+                    "text": ", ".join(f"{v} → seat {s}" for v, s in zip(extras["birds"], extras["bird_seats"],
+                                                                        strict=True))})
+    return out
+
+
 def unit(config: Any) -> str:
     """片 under 片 scoring (§8), points otherwise."""
     return "片" if config.scoring == "zi" else "points"

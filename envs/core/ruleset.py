@@ -50,6 +50,11 @@ def _no_extras(game: Any) -> dict[str, Any]:
     return {}
 
 
+def _discard_tile(game: Any, action: int) -> int | None:
+    """Every engine numbers its discards 0..NUM_KINDS-1 by the tile they throw."""
+    return action if action < game.NUM_KINDS else None
+
+
 def _points(config: Any) -> str:
     return "points"
 
@@ -72,6 +77,14 @@ class TableView:
     event_text: Callable[[dict[str, Any]], str | None] | None = None
     """An event of the log -> its line in the viewer and the play server, for the ruleset's own
     events and marks (None: the common wording of draw, discard, meld, win and end)."""
+    markers: Callable[[Any], list[dict[str, Any]]] | None = None
+    """A game -> the ruleset's own markers in the middle of the table, public facts only, each
+    ``{"id", "label", "hint"?, "text"?, "tiles"?, "marks"?}`` (label and text in Latin letters, as
+    the tiles, so pages read without CJK fonts; ``hint``: its tooltip; ``marks``: tiles of those
+    kinds are marked wherever they show, e.g. the 财神). None: one per ``table_extras`` entry."""
+    click_tile: Callable[[Any, int], int | None] = _discard_tile
+    """``(game, legal action)`` -> the kind whose tile in the seat's own hand a click plays this
+    action with (a discard, a pick to pass on), None for the actions shown as buttons."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +184,14 @@ class Ruleset:
     @property
     def event_text(self) -> Callable[[dict[str, Any]], str | None] | None:
         return self.view.event_text
+
+    @property
+    def markers(self) -> Callable[[Any], list[dict[str, Any]]] | None:
+        return self.view.markers
+
+    @property
+    def click_tile(self) -> Callable[[Any, int], int | None]:
+        return self.view.click_tile
 
     @property
     def hand_stats(self) -> Callable[[Any], list[dict[str, Any]]]:

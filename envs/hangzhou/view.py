@@ -8,16 +8,27 @@ from cnmahjong.envs.core.tiles import name
 
 
 def seat_tags(game: Any, seat: int) -> list[str]:
-    """Dealer with its level (连庄 streak), and a seat's 飘 bets (×n)."""
+    """Dealer with its level (连庄 streak), and a seat's 飘 bets (piao ×n)."""
     tags = [f"dealer (level {game.streak})"] if seat == game.dealer else []
     if game.piao[seat]:
-        tags.append(f"飘 ×{game.piao[seat]}")
+        tags.append(f"piao ×{game.piao[seat]}")  # 飘: Latin, as the tiles, for pages without CJK fonts
     return tags
 
 
 def table_extras(game: Any) -> dict[str, Any]:
     """The indicator tile (翻财神) that names the wildcards."""
     return {"indicator": game.indicator}
+
+
+def markers(game: Any) -> list[dict[str, Any]]:
+    """The middle of the table: the indicator, whose other copies are the 财神 (wild: marked
+    wherever they show), and the seats whose 飘 still restricts the others."""
+    out: list[dict[str, Any]] = [{"id": "indicator", "label": "wild", "hint": "财神: the indicator's other copies",
+                                  "tiles": [game.indicator], "marks": True}]
+    if game.piao_pending:
+        out.append({"id": "piao", "label": "piao pending", "hint": "飘: the others are restricted until its next turn",
+                    "text": ", ".join(f"seat {s}" for s in game.piao_pending)})
+    return out
 
 
 def event_text(e: dict[str, Any]) -> str | None:

@@ -30,8 +30,13 @@ def table_extras(game: RelayGame) -> dict[str, Any]:
     return {"out": list(game.out)}
 
 
+def click_tile(game: RelayGame, action: int) -> int | None:
+    """A click on a hand tile discards it, or in the opening window picks it to pass on."""
+    return action - A.PICK if action >= A.PICK else action if action < A.NUM_KINDS else None
+
+
 RELAY = Ruleset(
     title="Pairs relay", game=RelayGame, match=RelayMatch, as_config=as_config, new_hand=new_hand,
     encodings=ENCODINGS, players=Players(heuristic=heuristic),
-    view=TableView(seat_tags=seat_tags, table_extras=table_extras),
+    view=TableView(seat_tags=seat_tags, table_extras=table_extras, click_tile=click_tile),
 )

@@ -5,8 +5,9 @@
     cnmahjong-play ...                                                            # the same
 
 The browser mode serves one page on http://127.0.0.1:PORT (this machine only, standard
-library ``http.server``): your hand, melds, rivers and the others' as you may see them, and a
-button for each action, enabled only when legal. The server checks every action again: an
+library ``http.server``): a square table, your hand at the bottom (click a tile to discard it,
+or ←/→ and Enter), the others' hands, melds and rivers as you may see them, and the claims and
+other actions as buttons shown only when legal. The server checks every action again: an
 illegal one is refused with a message and changes nothing. When the hand ends the page shows
 the settlement and links the hand's replay (the replay viewer's page, every hand revealed);
 before that ``/replay`` answers 409, so no page shows another seat's concealed tiles early.

@@ -160,17 +160,10 @@ class Table:
         self._read = len(events)
 
     def state(self) -> dict[str, Any]:
-        """What the page shows: the table from seat 0, the recent events, the action buttons."""
-        describe = self.game.ACTIONS.describe
-        legal = self.legal()
-        frame = snapshot(self.game, HUMAN, self.ruleset)
-        hand = self.game.hands[HUMAN]
-        actions = self.game.ACTIONS
-        # a button per held kind (its discard) and for HU and PASS, enabled only when legal, and
-        # one for every other legal action (claims, kongs, ...)
-        shown = set(legal) | {actions.HU, actions.PASS} | {t for t in range(self.game.NUM_KINDS) if hand[t]}
-        return {"frame": frame, "log": self.log[-14:], "actions": legal,
-                "all_actions": {a: describe(a) for a in sorted(shown)}, "stalled": self.stalled}
+        """What the page shows: the table from seat 0 (its legal actions with their names and click
+        tiles in the frame), the recent events, and the actions the server takes now."""
+        return {"frame": snapshot(self.game, HUMAN, self.ruleset), "log": self.log[-14:], "actions": self.legal(),
+                "stalled": self.stalled}
 
     def replay_page(self) -> str:
         """The hand's replay, every hand revealed: only once the hand is over."""

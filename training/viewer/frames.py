@@ -138,10 +138,41 @@ def ruleset_of_game(game: Any) -> Ruleset:
     raise TypeError(f"{type(game).__name__} is the engine of no registered ruleset")
 
 
+def _last_moves(game: Any, viewer: int | None, over: bool) -> tuple[dict | None, dict | None]:
+    """(drawn, last discard) for the table: the tile a seat drew and holds apart while it decides
+    its turn (``tile`` None where ``viewer`` may not see it), and the latest discard while it still
+    lies at the end of its river (not claimed, not won on)."""
+    drawn = last = None
+    claimed: set[int] = set()  # seats whose latest discard a later meld or win took
+    tiles_moved = False
+    for e in reversed(game.events):
+        kind = e["type"]
+        if kind == "draw" and not tiles_moved and e["seat"] in game.to_act:
+            drawn = {"seat": e["seat"], "tile": None if hidden(e, viewer, over) else e["tile"]}
+        if kind in ("draw", "discard", "meld", "pass", "deal"):
+            tiles_moved = True
+        if kind == "meld" and e.get("from") is not None:
+            claimed.add(e["from"])
+        elif kind == "win" and e.get("payer") is not None:
+            claimed.add(e["payer"])
+        elif kind == "discard":
+            s, river = e["seat"], game.rivers[e["seat"]]
+            if s not in claimed and river and river[-1] == e["tile"]:
+                last = {"seat": s, "tile": e["tile"]}
+            break
+    return drawn, last
+
+
+def _text(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = None) -> dict[str, Any]:
     """The table now, as ``viewer`` may see it (everything once the hand is over, or with no viewer):
-    the common facts of every engine, the ruleset's seat tags and its own table facts
-    (``Ruleset.seat_tags``, ``Ruleset.table_extras``)."""
+    the common facts of every engine, the ruleset's seat tags, its own table facts and its markers
+    (``Ruleset.seat_tags``, ``table_extras``, ``markers``), the drawn tile and the last discard,
+    and per acting seat its legal actions ``{"action", "name", "tile"}`` (``tile``: the kind of
+    the own hand's tile a click plays it with, ``Ruleset.click_tile``; None: a button)."""
     rs = ruleset_of_game(game) if ruleset is None else ruleset
     over = game.phase == DONE
     actions = game.ACTIONS
@@ -150,8 +181,8 @@ def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = Non
         visible = viewer is None or over or s == viewer
         melds = []
         for m in game.melds[s]:
-            hidden = m.hidden and not visible  # a meld laid face down (a concealed kong)
-            melds.append({"kind": m.kind, "tiles": [] if hidden else list(m.tiles), "hidden": hidden})
+            hidden_meld = m.hidden and not visible  # a meld laid face down (a concealed kong)
+            melds.append({"kind": m.kind, "tiles": [] if hidden_meld else list(m.tiles), "hidden": hidden_meld})
         seats.append({
             "hand": from_counts(game.hands[s]) if visible else None,
             "hidden": sum(game.hands[s]),
@@ -160,12 +191,17 @@ def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = Non
     legal = {}
     for s in game.to_act:
         if viewer is None or s == viewer:
-            legal[str(s)] = [[a, actions.describe(a)] for a in game.legal_actions(s)]
+            legal[str(s)] = [{"action": a, "name": actions.describe(a), "tile": rs.click_tile(game, a)}
+                             for a in game.legal_actions(s)]
+    extras = rs.table_extras(game)
+    markers = rs.markers(game) if rs.markers is not None else \
+        [{"id": k, "label": k, "text": _text(v)} for k, v in extras.items()]
+    drawn, last = _last_moves(game, viewer, over)
     frame: dict[str, Any] = {
         "phase": game.phase, "wall": game.wall.remaining, "to_act": list(game.to_act), "legal": legal,
         "seats": seats, "payments": list(game.payments), "offered": game.claim_tiles,
         "offered_by": game.claim_from, "revealed": [], "over": over, "viewer": viewer,
-        **rs.table_extras(game),
+        "drawn": drawn, "last_discard": last, **extras, "markers": markers, "events": len(game.events),
     }
     if over and game.result is not None:
         frame["result"] = game.result.to_dict()

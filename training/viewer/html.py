@@ -31,15 +31,14 @@ def replay_html(hand: dict[str, Any]) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(hand['title'])}</title>
 <style>{_asset("style.css")}</style></head>
-<body>
-<h1 id="title"></h1>
+<body class="replay">
+<header><h1 id="title"></h1>
 <div class="bar">
   <button id="first" title="first step (Home)">|&lt;</button><button id="prev" title="back (←)">&lt;</button>
   <button id="next" title="forward (→)">&gt;</button><button id="last" title="last step (End)">&gt;|</button>
   <input type="range" id="slider" min="0" value="0"> <span id="step"></span>
-</div>
-<div class="log" id="log"></div>
-<div id="table"></div>
+</div></header>
+<main class="layout"><div id="table"></div><aside><div class="log" id="log"></div></aside></main>
 <script type="application/json" id="hand-data">{_json_script(hand)}</script>
 <script>{_asset("table.js")}{_asset("replay.js")}</script>
 </body></html>
@@ -55,12 +54,9 @@ def play_html(token: str = "", nonce: str | None = None) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>cnmahjong: your seat</title>
 <meta name="seat-token" content="{html.escape(token)}">
 <style{mark}>{_asset("style.css")}</style></head>
-<body>
-<h1>You are seat 0</h1>
-<div id="message"></div>
-<div class="legal" id="actions"></div>
-<div class="log" id="log"></div>
-<div id="table"></div>
+<body class="play">
+<header><h1>You are seat 0</h1><div id="status"></div><div id="message"></div></header>
+<main class="layout"><div id="table"></div><aside><div class="log" id="log"></div></aside></main>
 <script{mark}>{_asset("table.js")}{_asset("play.js")}</script>
 </body></html>
 """

@@ -9,7 +9,7 @@ function show(i) {
   document.getElementById("slider").value = at;
   const act = f.action ? `<b>seat ${f.action[0]}: ${esc(f.action[1])}</b><br>` : "<b>the deal</b><br>";
   const top = f.top ? "<br>policy: " + f.top.map(t => `${esc(t[2])} ${(100 * t[1]).toFixed(1)}%`).join(", ") : "";
-  const legal = Object.entries(f.legal).map(([s, acts]) => `seat ${s} may: ` + acts.map(a => esc(a[1])).join(", ")).join("<br>");
+  const legal = Object.entries(f.legal).map(([s, acts]) => `seat ${s} may: ` + acts.map(a => esc(a.name)).join(", ")).join("<br>");
   document.getElementById("log").innerHTML = act + f.log.map(esc).join("<br>") + top +
       (legal ? `<br><span class="legal" id="legal">next — ${legal}</span>` : "");
 }
