@@ -1,0 +1,597 @@
+"""``SichuanGame``: one hand of Sichuan mahjong 血战到底 as a state machine (rules ``sichuan.md``).
+
+The decision protocol, blind windows, deal, event log with verified replay and the match loop
+are ``cnmahjong.envs.core.engine``'s; this module holds Sichuan's rules:
+
+- §2.1 换三张: one blind window of all four seats, three picks each (``SWAP`` ids, masked so a
+  pick never leads to a dead end), then the direction is drawn (or fixed) and the twelve tiles
+  move at once; §2.2 定缺: one blind window of all four (``VOID`` ids), revealed together;
+- §3 play: the dealer's first turn has no draw; D1 (void tiles first), D2 (no PENG or kong of the
+  void); claims on a discard are blind: every HU claimant wins (一炮多响), else PENG or 直杠; no
+  kong or win after a PENG; a 补杠 may be robbed (抢杠, blind); 过胡 thresholds; kongs need a
+  tile in the wall;
+- §4 a winner leaves (``seats_out``); play goes on from the first remaining seat after the last
+  winner; the third win ends the hand, else the empty wall does (§7);
+- §6 kong money is paid when the kong takes effect and kept on the kong ledger; wins, 呼叫转移 and
+  the §7 exhaustion payments are ``scoring``'s pure functions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import compress
+from typing import Any
+
+from cnmahjong.envs.core import engine
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, Window
+from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.result import HandResult, Transfer
+from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
+from cnmahjong.envs.core.wall import WALL_SIZE, Wall
+from cnmahjong.envs.sichuan import actions as A
+from cnmahjong.envs.sichuan import scoring
+from cnmahjong.envs.sichuan.patterns import Reading, WinContext, holds_void, reading, win_shape
+from cnmahjong.envs.sichuan.rules import DIRECTIONS, RuleConfig
+
+__all__ = ["RULESET", "SichuanGame", "SichuanMatch", "new_hand"]
+
+RULESET = "sichuan"
+SWAP, VOID, DISCARD, CLAIM, ROB = "swap", "void", "discard", "claim", "rob"
+PHASES = (SWAP, VOID, DISCARD, CLAIM, ROB, DONE)
+SWAP_PICKS = 3
+"""§2.1: tiles each seat passes."""
+OFFSET = {"next": 1, "across": 2, "previous": 3}
+"""§2.1: a seat gives its three tiles to seat s + OFFSET[direction]."""
+ZIMO, DIANPAO, QIANGGANG = "zimo", "dianpao", "qianggang"
+"""How a seat won (``result.extras["win_kind"]``)."""
+
+_KINDS = range(NUM_SUITED_KINDS)
+_VOID_ACTIONS = [A.void(s) for s in range(3)]
+
+
+class SichuanGame(engine.TableGame):
+    """One hand of Sichuan mahjong 血战到底. See the module docstring."""
+
+    RULESET = RULESET
+    ACTIONS = A
+    NUM_KINDS = NUM_SUITED_KINDS
+    CONFIG = RuleConfig
+    WALL_SIZE = WALL_SIZE
+    NO_HONOURS = "Sichuan mahjong has no honours (§1): tiles are the kinds 0-26 (1m..9p)"
+    PHASES = PHASES
+    SECRET_PHASES = (SWAP,)
+    MAX_TO_ACT = 4
+    SCENARIO_KEYS = ("swap_direction",)
+
+    __slots__ = (
+        "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "hands", "melds", "melded", "rivers",
+        "payments", "phase", "turn", "events", "result", "pending", "_window", "voids", "swap_direction",
+        "passed", "received", "out", "ledger", "kongs", "last_kong", "threshold", "peng_lock", "turn_draws",
+        "replacement", "kong_this_turn", "last_kong_from", "dealer_opening", "quiet", "ordinary_draws",
+        "discards", "won_tiles", "_transfers", "_wins", "_first_group", "_offer_fan", "_haidi_discard",
+        "_gangpao_discard",
+    )
+
+    # ------------------------------------------------------------------ the deal
+    def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0) -> None:
+        """A seeded hand (§1): 108 tiles shuffled and dealt as in Changsha; the 换三张 direction,
+        when random, is drawn later from the same seeded generator."""
+        config, seed, dealer = self._check_args(config, seed, dealer)
+        hands, wall, rng = self._seeded_deal(seed, dealer)
+        self._setup_hand(config, seed, dealer, hands, wall, "seed", rng, None)
+
+    @classmethod
+    def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int], dealer: int = 0,
+                      config: RuleConfig | None = None, seed: int | None = 0,
+                      swap_direction: str | None = None) -> SichuanGame:
+        """A hand from the four **dealt** hands (before 换三张; the dealer's 14) and the undealt wall
+        head to tail (at most 55; a shorter wall lies at the end of the 108 positions).
+        ``swap_direction`` fixes the 换三张 direction (``"next"``, ``"across"``, ``"previous"``);
+        None draws it from ``seed``'s generator, or takes the ``huan_direction`` option when fixed."""
+        config, seed, dealer = cls._check_args(config, seed, dealer)
+        if swap_direction is not None:
+            if swap_direction not in DIRECTIONS:
+                raise ValueError(f"swap_direction={swap_direction!r}: allowed None or one of {DIRECTIONS}")
+            if not config.huan_san_zhang:
+                raise ValueError("swap_direction must be None when the rule option huan_san_zhang is off "
+                                 "(there is no 换三张)")
+            if config.huan_direction not in ("random", swap_direction):
+                raise ValueError(f"swap_direction={swap_direction!r} differs from the rule option "
+                                 f"huan_direction={config.huan_direction!r}: give None or that direction")
+        hs, w = cls._check_scenario(hands, wall, dealer)
+        game = cls.__new__(cls)
+        game._setup_hand(config, seed, dealer, hs, Wall(w), "scenario", random.Random(seed), swap_direction)
+        return game
+
+    def _setup_hand(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]], wall: Wall,
+                    origin: str, rng: random.Random, direction: str | None) -> None:
+        self.config, self.seed, self.dealer, self.wall, self._rng = config, seed, dealer, wall, rng
+        self._fixed_direction = direction
+        extra = {"swap_direction": direction} if origin == "scenario" else {}
+        self.events: list[dict[str, Any]] = [self._deal_event(origin, hands, wall, **extra)]
+        self.hands: list[bytearray] = engine.count_hands(hands, NUM_SUITED_KINDS)
+        self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
+        self.melded = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
+        self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.payments = [0] * NUM_SEATS
+        self.result: HandResult | None = None
+        self.pending: dict[int, list[int]] = {}
+        self._window: Window | None = None
+        self.turn = dealer
+        self.voids: list[int] | None = None
+        """Per seat its void suit (0 m, 1 s, 2 p), None until the 定缺 window has closed."""
+        self.swap_direction: str | None = None
+        self.passed: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.received: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.out: list[int] = []
+        self.ledger: list[scoring.KongEntry] = []
+        """Open kong-ledger entries (§6.1), closed by 呼叫转移 (§6.3) or 退税 (§7)."""
+        self.kongs = 0
+        self.last_kong: list[int | None] = [None] * NUM_SEATS
+        """Per seat, the number of the last kong it made (§6.3)."""
+        self.threshold: list[int | None] = [None] * NUM_SEATS
+        """§3 过胡: per seat the F of the last discard or 抢杠 win it passed, until its next ordinary
+        draw, PENG or 直杠 (private to the seat)."""
+        self.peng_lock = [0] * NUM_SEATS
+        """``pass_peng_lock``: per seat the kinds (bitmask) of passed PENGs."""
+        self.turn_draws: list[int] = []
+        """Tiles drawn in the current turn (its ordinary draw and replacements): 转手杠 (§3)."""
+        self.replacement = False
+        """The turn's latest draw was a kong replacement (杠上开花)."""
+        self.kong_this_turn = False
+        self.last_kong_from: int | None = None
+        """The discarder of the turn's last kong when it was a 直杠, else None (点杠花)."""
+        self.dealer_opening = True
+        """The dealer's first turn, before he has done anything (天胡)."""
+        self.quiet = True
+        """No PENG, kong or win yet (地胡)."""
+        self.ordinary_draws = [0] * NUM_SEATS
+        self.discards = 0
+        self.won_tiles = 0
+        """Discards and added kong tiles won (each counts once, however many won it)."""
+        self._transfers: list[Transfer] = []
+        self._wins: list[dict[str, Any]] = []
+        self._first_group: tuple[list[int], int | None] | None = None
+        self._offer_fan: dict[int, int] = {}
+        self._haidi_discard = False
+        self._gangpao_discard = False
+        order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+        if config.huan_san_zhang:
+            self._open_window(Window(SWAP, {s: self._swap_options(s, []) for s in order}))
+        else:
+            self._open_void_window()
+
+    def _setup(self, config: Any, seed: int, dealer: int, hands: list[list[int]], wall: Wall, origin: str) -> None:
+        raise NotImplementedError("SichuanGame deals through __init__ and from_scenario")
+
+    # ------------------------------------------------------------ seats that leave (§4)
+    @property
+    def seats_out(self) -> tuple[int, ...]:
+        """Seats that have won, in settlement order: never asked again, never pay or are paid."""
+        return tuple(self.out)
+
+    def remaining(self) -> list[int]:
+        """Seats that have not won yet (未胡玩家), in seat order."""
+        return [s for s in range(NUM_SEATS) if s not in self.out]
+
+    def _next_remaining(self, s: int) -> int:
+        nxt = NEXT[s]
+        while nxt in self.out:
+            nxt = NEXT[nxt]
+        return nxt
+
+    # ------------------------------------------------------------ §2.1 换三张
+    def _swap_options(self, seat: int, picks: list[int]) -> list[int]:
+        """SWAP ids ``seat`` may pick next (design env.md): an unpicked copy held, not below the last
+        pick, of the first pick's suit (``huan_same_suit``), with enough unpicked tiles of that pool
+        at or above it for the picks still to come."""
+        h = self.hands[seat]
+        need = SWAP_PICKS - len(picks)  # this pick and those after it
+        low = picks[-1] if picks else 0
+        out = []
+        for t in range(low, NUM_SUITED_KINDS):
+            if h[t] - picks.count(t) < 1:
+                continue
+            if self.config.huan_same_suit:
+                if picks and t // 9 != picks[0] // 9:
+                    continue
+                pool = range(t, (t // 9 + 1) * 9)
+            else:
+                pool = range(t, NUM_SUITED_KINDS)
+            if sum(h[k] - picks.count(k) for k in pool) >= need:
+                out.append(A.swap(t))
+        return out
+
+    def _more_picks(self, window: Window, seat: int) -> list[int]:
+        picks = window.picks[seat]
+        if window.kind != SWAP or len(picks) == SWAP_PICKS:
+            return []
+        return self._swap_options(seat, [a - A.SWAP for a in picks])
+
+    def _resolve_swap(self, window: Window) -> None:
+        """All picks are in: the direction is drawn (or fixed), the twelve tiles move at once."""
+        direction = self._fixed_direction
+        if direction is None:
+            fixed = self.config.huan_direction
+            direction = DIRECTIONS[self._rng.randrange(3)] if fixed == "random" else fixed
+        off = OFFSET[direction]
+        given = [[a - A.SWAP for a in window.picks[s]] for s in range(NUM_SEATS)]
+        for s, tiles in enumerate(given):
+            for t in tiles:
+                self.hands[s][t] -= 1
+        for s, tiles in enumerate(given):
+            to = (s + off) % NUM_SEATS
+            for t in tiles:
+                self.hands[to][t] += 1
+            self.passed[s] = tiles
+            self.received[to] = list(tiles)
+        self.swap_direction = direction
+        self.events.append({"type": "swap", "direction": direction, "tiles": given})
+        self._open_void_window()
+
+    @classmethod
+    def seat_view(cls, e: dict[str, Any], viewer: int) -> dict[str, Any] | None:
+        """The swap: a seat sees the tiles it gave and those it received (§9). A win: another
+        seat's concealed tiles and itemised fan stay hidden unless ``reveal_winner_hand`` (the
+        event says ``revealed``)."""
+        if e["type"] == "swap":
+            giver = (viewer - OFFSET[e["direction"]]) % NUM_SEATS
+            return {**e, "tiles": [t if s in (viewer, giver) else None for s, t in enumerate(e["tiles"])]}
+        if e["type"] == "win" and e["seat"] != viewer and not e.get("revealed"):
+            return {k: v for k, v in e.items() if k not in ("hand", "patterns", "fan")}
+        return e
+
+    # ------------------------------------------------------------ §2.2 定缺
+    def _open_void_window(self) -> None:
+        order = [(self.dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+        self._open_window(Window(VOID, {s: list(_VOID_ACTIONS) for s in order}))
+
+    def _resolve_window(self, window: Window) -> None:
+        if window.kind == SWAP:
+            self._resolve_swap(window)
+        elif window.kind == VOID:
+            self.voids = [window.choices[s] - A.VOID for s in range(NUM_SEATS)]
+            self.events.append({"type": "void", "voids": list(self.voids)})
+            self._start_turn(self.dealer)
+        elif window.kind == CLAIM:
+            self._resolve_claims(window)  # type: ignore[arg-type]
+        else:
+            self._resolve_rob(window)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------ §3 turns
+    def _void(self, s: int) -> int:
+        assert self.voids is not None
+        return self.voids[s]
+
+    def _discards_all_held(self, seat: int) -> bool:
+        return self.phase == DISCARD and not holds_void(self.hands[seat], self._void(seat))
+
+    def _start_turn(self, s: int, after_peng: bool = False) -> None:
+        """Seat ``s`` holds 3n+2 tiles: discard (D1), or, unless the turn began with a PENG, win
+        and kong (D2; a kong needs a tile in the wall)."""
+        self.turn = s
+        h = self.hands[s]
+        v = self._void(s)
+        if holds_void(h, v):
+            acts = [t for t in range(9 * v, 9 * v + 9) if h[t]]
+        else:
+            acts = list(compress(_KINDS, h))
+        if not after_peng:
+            if win_shape(h, len(self.melds[s]), v):
+                acts.append(A.HU)
+            if self.wall.remaining:
+                acts += [A.gang(t) for t in _KINDS if (h[t] == 4 and t // 9 != v)
+                         or (h[t] and any(m.kind == PENG and m.tiles[0] == t for m in self.melds[s]))]
+            acts.sort()
+        self._ask(DISCARD, {s: acts})
+
+    def _draw(self, s: int, tail: bool = False) -> None:
+        """Seat ``s`` draws: an ordinary draw from the head (none left: exhaustion, §1), or a kong
+        replacement from the tail."""
+        if not tail:
+            if not self.wall.remaining:
+                self._exhaust()
+                return
+            self.threshold[s] = None
+            self.peng_lock[s] = 0
+            self.turn_draws = []
+            self.kong_this_turn = False
+            self.last_kong_from = None
+            self.ordinary_draws[s] += 1
+        t = self.wall.draw_tail() if tail else self.wall.draw_head()
+        self.hands[s][t] += 1
+        self.turn_draws.append(t)
+        self.replacement = tail
+        self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
+        self._start_turn(s)
+
+    def _apply(self, seat: int, action: int, phase: str) -> None:
+        opening = self.dealer_opening
+        self.dealer_opening = False
+        if action < NUM_SUITED_KINDS:
+            self._discard(seat, action)
+        elif action == A.HU:
+            self._self_draw_win(seat, opening)
+        else:
+            self._own_kong(seat, action - A.GANG_SELF)
+
+    def _discard(self, s: int, t: int) -> None:
+        self.hands[s][t] -= 1
+        self.rivers[s].append(t)
+        self.discards += 1
+        self.events.append({"type": "discard", "seat": s, "tile": t})
+        self._haidi_discard = not self.wall.remaining
+        self._gangpao_discard = self.kong_this_turn
+        dihu = self.discards == 1 and s == self.dealer and self.quiet
+        options: dict[int, list[int]] = {}
+        self._offer_fan = {}
+        for o in OTHERS[s]:
+            if o in self.out:
+                continue
+            acts = []
+            fan = self._offered_win(o, t, WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
+                                                     dihu=dihu))
+            if fan is not None:
+                acts.append(A.HU)
+                self._offer_fan[o] = fan
+            h = self.hands[o]
+            if t // 9 != self._void(o):  # D2
+                if h[t] == 3 and self.wall.remaining:
+                    acts.append(A.GANG_CLAIM)
+                if h[t] >= 2 and not self.peng_lock[o] >> t & 1:
+                    acts.append(A.PENG)
+            if acts:
+                options[o] = sorted([*acts, A.PASS])
+        if options:
+            self._open_window(ClaimWindow(CLAIM, [t], s, options))
+        else:
+            self._draw(self._next_remaining(s))
+
+    def _offered_win(self, o: int, t: int, ctx: WinContext) -> int | None:
+        """The uncapped F of seat ``o``'s win on tile ``t`` when it is offered (§4, D3, 过胡), else None."""
+        h = self.hands[o]
+        h[t] += 1
+        r = reading(h, self.melds[o], t, ctx, self.config, self._void(o))
+        h[t] -= 1
+        if r is None:
+            return None
+        bar = self.threshold[o]
+        rule = self.config.pass_hu
+        if bar is not None and (rule == "until_draw" or (rule == "higher_fan" and r.fan <= bar)):
+            return None
+        return r.fan
+
+    def _pass_thresholds(self, window: ClaimWindow) -> None:
+        """§3 过胡 and ``pass_peng_lock``: a seat offered HU that did not take it gets that win's F;
+        a seat offered PENG that passed locks the kind."""
+        if self.config.pass_hu != "none":
+            for o, fan in self._offer_fan.items():
+                if window.choices.get(o) != A.HU:
+                    self.threshold[o] = fan
+        if self.config.pass_peng_lock:
+            t = window.tiles[0]
+            for o, acts in window.options.items():
+                if A.PENG in acts and window.choices[o] == A.PASS:
+                    self.peng_lock[o] |= 1 << t
+
+    def _resolve_claims(self, window: ClaimWindow) -> None:
+        d, t = window.payer, window.tiles[0]
+        self._pass_thresholds(window)
+        winners = [o for o in OTHERS[d] if window.choices.get(o) == A.HU]
+        if winners:
+            self.rivers[d].pop()
+            self.won_tiles += 1
+            ctx = WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
+                             dihu=self.discards == 1 and d == self.dealer and self.quiet)
+            self._settle_group(winners, d, t, ctx, DIANPAO)
+            return
+        claim = next(((o, a) for o, a in window.choices.items() if a in (A.PENG, A.GANG_CLAIM)), None)
+        if claim is None:
+            self._draw(self._next_remaining(d))
+            return
+        o, a = claim
+        self.rivers[d].pop()
+        self.quiet = False
+        self.threshold[o] = None
+        self.peng_lock[o] = 0
+        self.turn_draws = []
+        self.kong_this_turn = False
+        self.last_kong_from = None
+        h = self.hands[o]
+        if a == A.PENG:
+            h[t] -= 2
+            self._add_meld(o, Meld(PENG, (t,) * 3, d), [])
+            self._start_turn(o, after_peng=True)
+            return
+        h[t] -= 3
+        entries = scoring.kong_money(self.kongs, o, MINGGANG, self.config, remaining=self.remaining(), discarder=d)
+        self._kong_made(o, Meld(MINGGANG, (t,) * 4, d), entries)
+        self.last_kong_from = d
+        self._draw(o, tail=True)
+
+    # ------------------------------------------------------------ kongs (§3, §6.1)
+    def _add_meld(self, s: int, meld: Meld, entries: list[scoring.KongEntry]) -> None:
+        self.melds[s].append(meld)
+        for t in meld.tiles:
+            self.melded[s][t] += 1
+        transfers = [e.transfer() for e in entries]
+        self._pay(transfers)
+        self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
+                            "from": meld.from_seat, "transfers": [x.to_dict() for x in transfers]})
+
+    def _kong_made(self, s: int, meld: Meld, entries: list[scoring.KongEntry]) -> None:
+        """A kong takes effect: its money is paid now and ledgered (§6.1)."""
+        self.quiet = False
+        self.kong_this_turn = True
+        self.last_kong[s] = self.kongs
+        self.kongs += 1
+        self.ledger += entries
+        self._add_meld(s, meld, entries)
+
+    def _own_kong(self, s: int, t: int) -> None:
+        h = self.hands[s]
+        self.last_kong_from = None
+        if h[t] == 4:  # 暗杠
+            h[t] = 0
+            entries = scoring.kong_money(self.kongs, s, ANGANG, self.config, remaining=self.remaining())
+            self._kong_made(s, Meld(ANGANG, (t,) * 4), entries)
+            self._draw(s, tail=True)
+            return
+        # 补杠: robbers first (§3 抢杠胡)
+        if self.config.qiang_gang:
+            self._offer_fan = {}
+            options = {}
+            for o in OTHERS[s]:
+                if o in self.out:
+                    continue
+                fan = self._offered_win(o, t, WinContext(qianggang=True))
+                if fan is not None:
+                    options[o] = [A.HU, A.PASS]
+                    self._offer_fan[o] = fan
+            if options:
+                self._open_window(ClaimWindow(ROB, [t], s, options))
+                return
+        self._bugang(s, t)
+
+    def _bugang(self, s: int, t: int) -> None:
+        """The 补杠 takes effect (nobody robbed it): 刮风 unless it is a 转手杠 (§3)."""
+        self.hands[s][t] -= 1
+        i, old = next((i, m) for i, m in enumerate(self.melds[s]) if m.kind == PENG and m.tiles[0] == t)
+        self.melds[s].pop(i)
+        self.melded[s][t] -= 3
+        entries = scoring.kong_money(self.kongs, s, JIAGANG, self.config, remaining=self.remaining(),
+                                     drawn_this_turn=t in self.turn_draws)
+        self._kong_made(s, Meld(JIAGANG, (t,) * 4, old.from_seat), entries)
+        self._draw(s, tail=True)
+
+    def _resolve_rob(self, window: ClaimWindow) -> None:
+        s, t = window.payer, window.tiles[0]
+        self._pass_thresholds(window)
+        winners = [o for o in OTHERS[s] if window.choices.get(o) == A.HU]
+        if not winners:
+            self._bugang(s, t)
+            return
+        self.hands[s][t] -= 1  # the added tile leaves his hand; his PENG stays
+        self.won_tiles += 1
+        self._settle_group(winners, s, t, WinContext(qianggang=True), QIANGGANG)
+
+    # ------------------------------------------------------------ wins (§4, §6.2, §6.3)
+    def _self_draw_win(self, s: int, opening: bool) -> None:
+        tianhu = opening and s == self.dealer
+        dihu = (not tianhu and s != self.dealer and self.quiet and self.ordinary_draws[s] == 1
+                and not self.replacement)
+        gangkai = self.replacement
+        ctx = WinContext(self_drawn=True, gangkai=gangkai, dianganghua=gangkai and self.last_kong_from is not None,
+                         haidi=not self.wall.remaining and not tianhu, tianhu=tianhu, dihu=dihu)
+        tile = None if opening else self.turn_draws[-1]  # 天胡: no tile was drawn
+        h = self.hands[s]
+        r = reading(h, self.melds[s], h.index(max(h)) if tile is None else tile, ctx, self.config, self._void(s))
+        assert r is not None, "HU was offered for a hand that does not win"
+        special = self.config.tiandihu and (tianhu or dihu)
+        transfers = scoring.win_payments(s, r.fan, self.config, remaining=self.remaining(), tiandihu=special,
+                                         zhigang_discarder=self.last_kong_from if ctx.dianganghua else None)
+        self._record_win(s, None, tile, r, ZIMO, transfers)
+        if self._first_group is None:
+            self._first_group = ([s], None)
+        self._after_wins(s)
+
+    def _settle_group(self, winners: list[int], payer: int, t: int, ctx: WinContext, kind: str) -> None:
+        """Every winner of one discard or 补杠, in turn order from ``payer``: paid and out; then
+        呼叫转移 on a 杠上炮; play goes on after the last of them."""
+        closed: list[scoring.KongEntry] = []
+        for w in winners:
+            h = self.hands[w]
+            h[t] += 1
+            r = reading(h, self.melds[w], t, ctx, self.config, self._void(w))
+            h[t] -= 1
+            assert r is not None, "HU was offered for a hand that does not win"
+            special = self.config.tiandihu and ctx.dihu
+            transfers = scoring.win_payments(w, r.fan, self.config, remaining=self.remaining(), payer=payer,
+                                             tiandihu=special)
+            if ctx.gangpao:
+                moved, closed = scoring.call_transfer(payer, self.last_kong[payer], [w], self.ledger, self.config)
+                transfers += moved
+            self._record_win(w, payer, t, r, kind, transfers)
+        self.ledger = [e for e in self.ledger if e not in closed]
+        if self._first_group is None:
+            self._first_group = (list(winners), payer)
+        self._after_wins(winners[-1])
+
+    def _record_win(self, s: int, payer: int | None, tile: int | None, r: Reading, kind: str,
+                    transfers: list[Transfer]) -> None:
+        self._pay(transfers)
+        self.quiet = False
+        self.out.append(s)
+        hand = [t for t in _KINDS for _ in range(self.hands[s][t])] + ([tile] if payer is not None else [])
+        self._wins.append({"seat": s, "payer": payer, "tile": tile, "kind": kind, "reading": r})
+        self.events.append({"type": "win", "seat": s, "tile": tile, "payer": payer, "kind": kind,
+                            "fan": r.fan, "patterns": dict(r.patterns), "hand": sorted(hand),
+                            "revealed": self.config.reveal_winner_hand,
+                            "transfers": [x.to_dict() for x in transfers]})
+
+    def _after_wins(self, last: int) -> None:
+        """§4: the third win ends the hand; else the first remaining seat after ``last`` draws."""
+        if len(self.out) >= NUM_SEATS - 1:
+            self._finish({}, {})
+            return
+        self._draw(self._next_remaining(last))
+
+    # ------------------------------------------------------------ §7 exhaustion, the result
+    def _exhaust(self) -> None:
+        classes: dict[int, str] = {}
+        fans: dict[int, int] = {}
+        for s in self.remaining():
+            classes[s], fmax = scoring.exhaustion_class(self.hands[s], self.melds[s], self._void(s), self.config)
+            if fmax is not None:
+                fans[s] = fmax
+        transfers = scoring.exhaustion_payments(classes, fans, self.ledger, self.config)
+        self._pay(transfers)
+        self.events.append({"type": "exhaust", "classes": {str(k): v for k, v in classes.items()},
+                            "dajiao_fan": {str(k): v for k, v in fans.items()},
+                            "transfers": [x.to_dict() for x in transfers]})
+        self._finish(classes, fans)
+
+    def _pay(self, transfers: list[Transfer]) -> None:
+        for x in transfers:
+            self.payments[x.payer] -= x.amount
+            self.payments[x.payee] += x.amount
+        self._transfers += transfers
+
+    def _finish(self, classes: dict[int, str], fans: dict[int, int]) -> None:
+        wins = self._wins
+        group = self._first_group
+        next_dealer = scoring.next_dealer(self.dealer, *(group if group else ((), None)))
+        self._end_hand(HandResult(
+            ruleset=RULESET, payments=tuple(self.payments), winners=tuple(w["seat"] for w in wins),
+            self_drawn=tuple(w["seat"] for w in wins if w["payer"] is None),
+            won_from={w["seat"]: w["payer"] for w in wins if w["payer"] is not None},
+            winning_tiles={w["seat"]: w["tile"] for w in wins},
+            patterns={w["seat"]: dict(w["reading"].patterns) for w in wins},
+            value={w["seat"]: w["reading"].fan for w in wins}, transfers=tuple(self._transfers),
+            next_dealer=next_dealer,
+            extras={"voids": list(self.voids or []), "swap_direction": self.swap_direction,
+                    "win_kind": {str(w["seat"]): w["kind"] for w in wins},
+                    "classes": {str(k): v for k, v in classes.items()},
+                    "dajiao_fan": {str(k): v for k, v in fans.items()}}))
+
+    # ------------------------------------------------------------------ views
+    def tiles_accounted(self) -> int:
+        """Tiles in the wall, concealed hands, melds and rivers, and the discards and added kong
+        tiles won (each once, however many won it): §1's 108 through a hand."""
+        return (self.wall.remaining + sum(map(sum, self.hands)) + sum(map(sum, self.melded))
+                + sum(map(len, self.rivers)) + self.won_tiles)
+
+    def __repr__(self) -> str:
+        return (f"SichuanGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
+                f"dealer={self.dealer}, out={self.out}, voids={self.voids})")
+
+
+class SichuanMatch(engine.Match):
+    """A match of ``hands`` hands with §1's dealer rule (首胡者坐庄; several first winners: the
+    discarder; no win: the dealer stays): ``Match``'s default reads ``result.next_dealer``."""
+
+    GAME = SichuanGame
+
+
+new_hand = SichuanGame.new_hand
