@@ -9,6 +9,7 @@
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,9 @@ def test_generic_module_names_no_ruleset(path):
     packages = {f"cnmahjong.envs.{name}" for name in RULESET_DIRS}
     imported = sorted(m for m in _imports(path) if any(m == p or m.startswith(p + ".") for p in packages))
     assert not imported, f"{_rel(path)} imports a ruleset package directly: {imported} (use the registry)"
+
+
+def test_the_seat_count_has_one_home():
+    """``NUM_SEATS`` is assigned in ``envs/core/seats.py`` alone; every other module imports it."""
+    assigned = [_rel(p) for p in LIBRARY if re.search(r"^NUM_SEATS\s*[:=]", p.read_text(encoding="utf-8"), re.M)]
+    assert assigned == ["envs/core/seats.py"]

@@ -64,10 +64,10 @@ from dataclasses import is_dataclass, replace
 from typing import Any
 
 from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.seen import seat_events
 from cnmahjong.envs.core.tiles import COPIES
 
-NUM_SEATS = 4
 MAX_REDRAWS = 200
 """Draws tried when the phase says another seat holds an option (see the module docstring);
 after that the world keeps the last draw and that seat is asked only what its hand allows

@@ -27,12 +27,12 @@ import numpy as np
 from cnmahjong.agents import make_policy
 from cnmahjong.agents.bot import BotRun, Where, run_for
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset, ruleset_of_rules
+from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.worlds import SeatView
 from cnmahjong.envs.vector import VectorEnv
 from cnmahjong.training.arena.stats import PolicyReport, summarise
 from cnmahjong.training.sigterm import sigterm_ends_bots
 
-NUM_SEATS = 4
 TABLES = 64
 """Hands in flight per process: the rows of one step go through each policy in one call."""
 
