@@ -464,3 +464,142 @@ def test_match_dealer_rule():
     assert m.dealers[0] == 2
     for r, d in zip(m.results, m.dealers[1:], strict=False):
         assert r.next_dealer == d
+
+
+# ------------------------------------------------------------------ more of §3–§7 through the engine
+DIANGANG = dict(
+    hands=["5s 11m 22m 33m 44m 66m 77m 8m",     # seat 0, dealer, void 筒
+           "555s 123m 456m 789m 9s",            # seat 1, void 筒
+           "123456789p 1s 2s 3s 4s",            # seat 2, void 万
+           "123456789p 6s 7s 8s 1s"],           # seat 3, void 万
+    wall="2p 3p 9s 4p",  # the replacement: wall[2] = 9s
+    voids=[P, P, M, M],
+)
+
+
+@pytest.mark.parametrize("rule,want", [("zimo", [-7, 17, -5, -5]), ("dianpao", [-6, 6, 0, 0])])
+def test_s6_2_dianganghua(rule, want):
+    """§6.2 点杠花: seat 1's 直杠 on seat 0's 5s (+2 from seat 0), the replacement 9s completes him:
+    平胡 + 根 + 杠上开花, F = 2, V = 4. ``"zimo"``: paid as a self-draw (4 + 1 from each); ``"dianpao"``:
+    seat 0 alone pays 4. Either way a self-drawn win."""
+    g = start(dianganghua=rule, **DIANGANG)
+    discard(g, 0, "5s")
+    assert g.legal_actions(1) == [A.PENG, A.GANG_CLAIM, A.PASS]
+    step(g, 1, A.GANG_CLAIM)
+    assert g.payments == [-2, 2, 0, 0]
+    step(g, 1, A.HU)
+    assert last_win(g)["patterns"] == {"PINGHU": 1, "GEN": 1, "GANGKAI": 1}
+    assert g.payments == want
+    play_out(g)
+    assert g.result.self_drawn == (1,) and g.result.won_from == {}
+
+
+def test_s3_zhuanshougang_pays_nothing_unless_option():
+    """§3 转手杠: seat 1 draws the fourth 5s, keeps it, and adds it to his PENG on a later turn: no
+    刮风; with ``bugang_from_hand_pays`` 1 from each remaining seat."""
+    for pays in (False, True):
+        g = start(hands=ROB["hands"], wall="1m 7p 8m 5s 3p 4p 4p 7m 6m 6s 9s 2m", voids=ROB["voids"],
+                  qiang_gang=False, bugang_from_hand_pays=pays)
+        discard(g, 0, "5s")
+        step(g, 1, A.PENG)
+        for seat, tile in ((1, "6p"), (2, "2s"), (3, "5p"), (0, "8m")):
+            discard(g, seat, tile)
+        assert A.gang(T["5s"]) in g.legal_actions(1)
+        discard(g, 1, "2s")  # keeps the 5s drawn this turn
+        while not (g.phase == "discard" and g.to_act == [1]):
+            s = g.to_act[0]
+            acts = g.legal_actions(s)
+            step(g, s, A.PASS if A.PASS in acts else acts[0])
+        before = list(g.payments)
+        step(g, 1, A.gang(T["5s"]))
+        gained = [a - b for a, b in zip(g.payments, before, strict=True)]
+        assert gained == ([-1, 3, -1, -1] if pays else [0, 0, 0, 0])
+        assert [m.kind for m in g.melds[1]] == ["jiagang"]
+
+
+def test_s4_haidi_self_draw():
+    """§4/§5 海底捞月: a self-draw on the last tile of the wall adds HAIDI."""
+    g = start(wall="9p 9m", cap_fan=4, tiandihu=False, **SELF_DRAW)
+    discard(g, 0, "5p")
+    discard(g, 1, "9p")
+    assert g.wall.remaining == 0
+    step(g, 2, A.HU)
+    win = last_win(g)
+    assert win["patterns"] == {"QINGYISE": 1, "GEN": 1, "HAIDI": 1}
+    assert [(t["payer"], t["amount"]) for t in win["transfers"]] == [(0, 17), (1, 17), (3, 17)]
+    assert g.done  # the next seat would draw from an empty wall: §7 among seats 0, 1, 3
+
+
+def test_s7_exhaustion_through_the_engine():
+    """§7: the empty wall ends the hand; seat 3 holds his void 条 (花猪) and pays each remaining
+    non-花猪 8 (cap 3); seats 0, 1 and 2 are ready (2: 清一色 + 根, Fmax 3), so no 查大叫 and no 退税."""
+    g = start(wall="9p 8p", **SELF_DRAW)
+    discard(g, 0, "5p")
+    discard(g, 1, "9p")
+    discard(g, 2, "8p")  # D1: his void 筒
+    assert g.done
+    r = g.result
+    assert r.extras["classes"] == {"0": "ready", "1": "ready", "2": "ready", "3": "huazhu"}
+    assert r.extras["dajiao_fan"] == {"0": 0, "1": 0, "2": 3}
+    assert r.payments == (8, 8, 8, -24) and {t.reason for t in r.transfers} == {"huazhu"}
+    assert r.winners == () and r.next_dealer == 0  # no win: the dealer stays
+
+
+def test_s9_winner_hand_hidden_until_the_end_unless_revealed():
+    """§9: a winner's concealed tiles and itemised fan stay hidden from the others while the hand is
+    on (``reveal_winner_hand`` shows them); the amounts are public."""
+    for reveal in (False, True):
+        g = start(reveal_winner_hand=reveal, **GANGPAO)
+        step(g, 0, A.gang(T["6p"]))
+        discard(g, 0, "3m")
+        step(g, 2, A.HU)
+        step(g, 3, A.PASS)
+        win = last_win(g)
+        assert SichuanGame.seat_view(win, 2) == win
+        other = SichuanGame.seat_view(win, 1)
+        assert other["transfers"] == win["transfers"]
+        assert ("patterns" in other and "hand" in other and "fan" in other) is reveal
+
+
+@pytest.mark.parametrize("lock", [False, True])
+def test_s3_pass_peng_lock(lock):
+    """§3 ``pass_peng_lock``: seat 3 passes a PENG of 1s; with the lock the next 1s (seat 1's,
+    before seat 3's next draw) is not offered to him; without it (the default) it is."""
+    g = start(wall="1s 9m 4s 1p 5m 2s", pass_peng_lock=lock, **PASS_HU)
+    discard(g, 0, "1s")
+    assert g.legal_actions(3) == [A.PENG, A.PASS]
+    step(g, 3, A.PASS)
+    discard(g, 1, "1s")
+    if lock:
+        assert g.phase == "discard" and g.to_act == [2]
+    else:
+        assert g.phase == "claim" and g.legal_actions(3) == [A.PENG, A.PASS]
+
+
+def test_legal_mask_matches_legal_actions():
+    """The env's mask (one byte-table pass when every held kind may be discarded) equals the
+    legal actions at every decision of 30 random hands, D1 turns included."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        g = SichuanGame(seed=seed)
+        while not g.done:
+            for s in range(4):
+                assert [a for a, x in enumerate(g.legal_mask(s)) if x] == g.legal_actions(s)
+            s = rng.choice(g.to_act)
+            step(g, s, rng.choice(g.legal_actions(s)))
+
+
+def test_third_win_ends_the_hand_without_exhaustion():
+    """§3 一炮多响 / §4: three seats win on one discard: the hand ends at once, after all three are
+    settled; nobody is checked (§7 does not apply); the discarder deals next (§1)."""
+    hands = ["5m 11m 22m 33m 77m 88m 99m 3s", "46m 123s 456s 789s 11s", "46m 123s 456s 789s 22s",
+             "46m 123p 456p 789p 11p"]
+    g = start(hands, "1p 2p", [P, P, P, S], tiandihu=False)
+    discard(g, 0, "5m")
+    assert sorted(g.to_act) == [1, 2, 3]
+    for s in (2, 3, 1):
+        step(g, s, A.HU)
+    r = g.result
+    assert g.done and r.winners == (1, 2, 3) and r.payments == (-3, 1, 1, 1)
+    assert r.extras["classes"] == {} and not any(e["type"] == "exhaust" for e in g.events)
+    assert r.next_dealer == 0 and g.wall.remaining == 2
