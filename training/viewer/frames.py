@@ -164,7 +164,7 @@ def _last_moves(game: Any, viewer: int | None, over: bool) -> tuple[dict | None,
 
 
 def _text(value: Any) -> str:
-    return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    return (", ".join(map(str, value)) or "none") if isinstance(value, (list, tuple)) else str(value)
 
 
 def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = None) -> dict[str, Any]:

@@ -30,10 +30,12 @@ async function refresh(resp) {
   if (focusAt >= 0) moveFocus(0);
 }
 function handButtons() { return [...document.querySelectorAll(".seat.pos-bottom .hand button.act:not(:disabled)")]; }
-function moveFocus(by) {
+function moveFocus(by) {  // from the focused hand tile (none: from the ends); kept over a redraw
   const list = handButtons();
   if (!list.length) return;
-  focusAt = Math.max(0, Math.min(list.length - 1, focusAt < 0 ? (by < 0 ? list.length - 1 : 0) : focusAt + by));
+  const cur = list.indexOf(document.activeElement);
+  const from = cur >= 0 ? cur : focusAt >= 0 && by === 0 ? focusAt : by < 0 ? list.length : -1;
+  focusAt = Math.max(0, Math.min(list.length - 1, from + by));
   list[focusAt].focus();
 }
 document.addEventListener("keydown", e => {
