@@ -308,6 +308,8 @@ def test_s2_swap_masks_and_fixed_direction():
     assert (g.hands[2][0], g.hands[0][18], g.hands[0][0], g.hands[1][25]) == (1, 1, 0, 2)
     view = SichuanGame.seat_view(swap, 1)  # seat 1 gave to seat 3 and got seat 3's
     assert view["tiles"] == [None, [15, 16, 17], None, [24, 25, 25]]
+    assert SichuanGame.replay(g.events).hands == g.hands  # the deal event keeps the direction
+    assert g.events[0]["swap_direction"] == "across"
 
 
 def test_s2_1_random_direction_uniform_and_recorded():

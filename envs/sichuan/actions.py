@@ -53,25 +53,18 @@ def void(s: int) -> int:
     return VOID + s
 
 
+_NAMED = {PENG: "PENG", GANG_CLAIM: "GANG discard", HU: "HU", PASS: "PASS"}
+_PER_TILE = ((DISCARD, "DISCARD"), (GANG_SELF, "GANG"), (SWAP, "SWAP"))
+"""(first id, name) of the ranges with one id per tile kind."""
+
+
 def describe(action: int) -> str:
     """Human-readable name of an action id, e.g. ``"DISCARD 5p"``, ``"SWAP 3m"``, ``"VOID 条 (s)"``."""
     if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action {action!r} out of range: allowed 0..{NUM_ACTIONS - 1}")
-    if action < PENG:
-        return f"DISCARD {tile_name(action)}"
-    if action == PENG:
-        return "PENG"
-    if action == GANG_CLAIM:
-        return "GANG discard"
-    if action < HU:
-        return f"GANG {tile_name(action - GANG_SELF)}"
-    if action == HU:
-        return "HU"
-    if action == PASS:
-        return "PASS"
-    if action < VOID:
-        return f"SWAP {tile_name(action - SWAP)}"
-    s = action - VOID
-    return f"VOID {SUIT_NAMES[s]} ({SUITS[s]})"
-
-
+    if action in _NAMED:
+        return _NAMED[action]
+    if action >= VOID:
+        return f"VOID {SUIT_NAMES[action - VOID]} ({SUITS[action - VOID]})"
+    first, label = max(r for r in _PER_TILE if r[0] <= action)
+    return f"{label} {tile_name(action - first)}"
