@@ -212,3 +212,32 @@ def test_a_person_plays_a_whole_hand_and_the_page_shows_the_game(browser, rules,
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _png_size(path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_make_demo_photographs_the_play_page_and_the_replay(tmp_path, capsys):
+    from cnmahjong.envs.changsha.game import ChangshaGame
+    from cnmahjong.training.demo import screenshots
+    from cnmahjong.training.viewer.replay import write_replay
+    from tests.test_web import played
+
+    page = write_replay(played(ChangshaGame, 4).events, tmp_path / "hand.html")
+    pictures = screenshots(tmp_path, page)
+    assert pictures == [tmp_path / "table_play.png", tmp_path / "table_replay.png"]
+    for png in pictures:
+        assert _png_size(png)[0] == 1280 and png.stat().st_size > 20_000
+    assert "skipped" not in capsys.readouterr().out
+
+
+def test_make_demo_goes_on_without_a_browser_and_says_so(tmp_path, monkeypatch, capsys):
+    import cnmahjong.training.demo as demo
+
+    monkeypatch.setattr(demo.shutil, "which", lambda name: None)
+    assert demo.screenshots(tmp_path, tmp_path / "hand.html") == []
+    assert "screenshots skipped: chromium and chromedriver are not installed" in capsys.readouterr().out
+    assert not list(tmp_path.iterdir())

@@ -14,15 +14,22 @@
    greedy players, rendered as text (``hand.txt``) and as a replay page
    (``hand.html``: step through it in any browser, the agent's top-3 actions beside its
    decisions), and one hand of each other ruleset's shipped agent against its experts
-   (``hand_<ruleset>.txt`` / ``.html``).
+   (``hand_<ruleset>.txt`` / ``.html``);
+5. photographs the table in headless Chromium at 1280×800 (when ``chromium``, ``chromedriver`` and
+   selenium are there; otherwise it says the screenshots were skipped): the play page mid-hand
+   (``table_play.png``) and the replay of ``hand.html`` at its end (``table_replay.png``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import shutil
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from cnmahjong.agents import SHIPPED, make_policy, shipped_names
 from cnmahjong.agents.play import play_episode
@@ -66,6 +73,82 @@ def play_one_hand(policy_name: str, out: Path, seed: int = 7, ruleset: Ruleset =
     lines += ["", env.render()]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return write_replay(env.game.events, out.with_suffix(".html"), annotations=notes)
+
+
+def _chromium(width: int, height: int) -> tuple[Any, str | None]:
+    """A headless Chromium through selenium, or (None, why not)."""
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver:
+        return None, "chromium and chromedriver are not installed (make browser installs them)"
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return None, "selenium is not installed (the dev extra)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={width},{height}"):
+        options.add_argument(arg)
+    try:
+        return webdriver.Chrome(service=Service(driver), options=options), None
+    except Exception as e:  # noqa: BLE001 - a browser that does not start only costs the pictures
+        return None, f"Chromium did not start: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+
+
+def screenshots(out: Path, replay_page: Path, seed: int = 7, size: tuple[int, int] = (1280, 800)) -> list[Path]:
+    """The play page mid-hand (seat 0 clicks its way through a few decisions, stopping once a
+    claim button shows or after ten) and ``replay_page`` at its last step, as PNGs in ``out``;
+    none, said on stdout, where no browser is at hand."""
+    from cnmahjong.training.server.seat import Table, serve
+
+    browser, why = _chromium(*size)
+    if browser is None:
+        print(f"screenshots skipped: {why}")
+        return []
+    table = Table(["greedy", "greedy", "greedy"], RULESET.default_rules, seed=seed)
+    server = serve(table, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    rng = random.Random(seed)
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        for decision in range(60):
+            page = _settled(browser, table)
+            if page["over"]:
+                browser.find_element("id", "new").click()
+                continue
+            if decision >= 10 or (decision >= 6 and page["claims"]):
+                break
+            choices = page["claims"] or page["tiles"]
+            browser.find_element("css selector", f'button.act[data-action="{rng.choice(choices)}"]').click()
+        browser.execute_script("document.activeElement.blur()")
+        play_png, replay_png = out / "table_play.png", out / "table_replay.png"
+        browser.save_screenshot(str(play_png))
+        browser.get(replay_page.resolve().as_uri())
+        browser.find_element("id", "last").click()
+        browser.save_screenshot(str(replay_png))
+    finally:
+        browser.quit()
+        server.shutdown()
+        server.server_close()
+    return [play_png, replay_png]
+
+
+def _settled(browser: Any, table: Any, timeout: float = 20.0) -> dict[str, Any]:
+    """The play page once it shows the table's state: over, and the actions it offers."""
+    end = time.time() + timeout
+    while time.time() < end:
+        with table.lock:
+            n = len(table.game.events)
+        page = browser.execute_script("""
+            const t = document.getElementById('table');
+            const acts = sel => [...document.querySelectorAll(sel)].map(b => +b.dataset.action);
+            return {events: t && t.dataset.events ? +t.dataset.events : -1, over: !!document.getElementById('over'),
+                    claims: acts('button.act.claim'), tiles: acts('.hand button.act:not(:disabled)')};""")
+        if page["events"] == n and (page["over"] or page["claims"] or page["tiles"]):
+            return page
+        time.sleep(0.05)
+    raise TimeoutError("the play page did not show the table within the time")
 
 
 def learning_curve(log_path: Path, png: Path, unit: str = "points") -> str:
@@ -167,11 +250,14 @@ def main(argv: list[str] | None = None) -> None:
     play_one_hand("pretrained", out / "hand.txt")
     for rs in others:
         play_one_hand("pretrained", out / f"hand_{rs.name}.txt", ruleset=rs, opponent="expert")
+    pictures = screenshots(out, out / "hand.html")
     print(f"\nDone in {(time.time() - start) / 60:.1f} minutes. Outputs in {out}/:")
     for name in ("results.txt", "league.png", "pretrained_vs_greedy.png", "pretrained_vs_expert.png",
                  "learning_curve.png", "train/model.pt", "hand.txt", "hand.html",
                  *(f"hand_{rs.name}.html" for rs in others)):
         print(f"  {out / name}")
+    for png in pictures:
+        print(f"  {png}")
 
 
 if __name__ == "__main__":
