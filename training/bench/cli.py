@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, rulesets
+from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, REGISTERED, rulesets
 from cnmahjong.training.bench.rates import (
     aec_rate,
     arena_rate,
@@ -138,16 +138,21 @@ def main(argv: list[str] | None = None) -> None:
                              "a fresh venv with the built wheel)")
     parser.add_argument("--vector-steps", type=int, metavar="N",
                         help="only run the fixed VectorEnv workload of N steps (for callgrind) and print its decisions")
+    parser.add_argument("--ruleset", choices=sorted(REGISTERED), default=None,
+                        help="--vector-steps and --instructions: this shipped ruleset only (default: the default "
+                             "ruleset for --vector-steps, every shipped one for --instructions)")
     parser.add_argument("--instructions", action="store_true",
                         help="only count the instructions of one VectorEnv decision (uint8), compiled and pure "
                              "(valgrind's callgrind; about 2 minutes)")
     args = parser.parse_args(argv)
     if args.vector_steps is not None:
-        print(f"decisions {vector_steps(args.vector_steps)}")
+        print(f"decisions {vector_steps(args.vector_steps, ruleset=args.ruleset)}")
         return
     if args.instructions:
         for name, pure in (("compiled", False), ("pure Python", True)):
-            print(f"VectorEnv decision, uint8, {name}: {instructions_per_decision(pure):,.0f} instructions")
+            for rs in ([args.ruleset] if args.ruleset else REGISTERED):
+                count = instructions_per_decision(pure, ruleset=rs)
+                print(f"VectorEnv decision, uint8, {rs}, {name}: {count:,.0f} instructions")
         return
 
     if args.trainer_only:

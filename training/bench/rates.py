@@ -99,18 +99,18 @@ def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64,
     return decisions / (time.perf_counter() - start)
 
 
-def vector_steps(steps: int, obs_dtype: str = "uint8") -> int:
-    """A fixed ``VectorEnv`` workload for instruction counts (the default ruleset): 64 tables, 20
+def vector_steps(steps: int, obs_dtype: str = "uint8", ruleset: str | None = None) -> int:
+    """A fixed ``VectorEnv`` workload for instruction counts (``ruleset``, else the default one): 64 tables, 20
     warm-up steps, then ``steps`` steps of random legal actions; returns the decisions of those steps. Run it under
     ``valgrind --tool=callgrind`` with 0 and 150 steps: the difference of the instruction totals
     divided by the decisions is what one decision costs (the README's figures)."""
-    play = _vector_play(obs_dtype)
+    play = _vector_play(obs_dtype, ruleset=ruleset)
     for _ in range(20):
         next(play)
     return sum(next(play) for _ in range(steps))
 
 
-def instructions_per_decision(pure: bool, steps: int = 150) -> float:
+def instructions_per_decision(pure: bool, steps: int = 150, ruleset: str = DEFAULT_RULESET) -> float:
     """Instructions one ``VectorEnv`` decision costs (``vector_steps`` under callgrind, 0 and
     ``steps`` steps), in the compiled or the pure-Python path: a measure independent of the load."""
     import re
@@ -128,7 +128,8 @@ def instructions_per_decision(pure: bool, steps: int = 150) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (0, steps):
             run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}",
-                                  sys.executable, "-m", "cnmahjong.training.bench", "--vector-steps", str(n)],
+                                  sys.executable, "-m", "cnmahjong.training.bench", "--vector-steps", str(n),
+                                  "--ruleset", ruleset],
                                  env=env, capture_output=True, text=True, check=True)
             totals.append(int(re.search(r"Collected : (\d+)", run.stderr).group(1)))
             decisions = int(re.search(r"decisions (\d+)", run.stdout).group(1))
