@@ -561,6 +561,11 @@ def test_s9_winner_hand_hidden_until_the_end_unless_revealed():
         other = SichuanGame.seat_view(win, 1)
         assert other["transfers"] == win["transfers"]
         assert ("patterns" in other and "hand" in other and "fan" in other) is reveal
+        # §9: seat 3's declined HU leaves no trace in the others' views; his own view keeps it
+        passed = next(e for e in g.events if e["type"] == "act" and e["seat"] == 3 and e["phase"] == "claim")
+        assert passed["action"] == A.PASS
+        assert [SichuanGame.seat_view(passed, v) for v in (0, 1, 2)] == [None] * 3
+        assert SichuanGame.seat_view(passed, 3) == passed
 
 
 @pytest.mark.parametrize("lock", [False, True])

@@ -234,7 +234,10 @@ class SichuanGame(engine.TableGame):
     def seat_view(cls, e: dict[str, Any], viewer: int) -> dict[str, Any] | None:
         """The swap: a seat sees the tiles it gave and those it received (§9). A win: another
         seat's concealed tiles and itemised fan stay hidden unless ``reveal_winner_hand`` (the
-        event says ``revealed``)."""
+        event says ``revealed``). Another seat's PASS on a discard or a 补杠 is not shown at all:
+        a declined HU leaves no trace (§9)."""
+        if e["type"] == "act" and e["phase"] in (CLAIM, ROB) and e["action"] == A.PASS and e["seat"] != viewer:
+            return None
         if e["type"] == "swap":
             giver = (viewer - OFFSET[e["direction"]]) % NUM_SEATS
             return {**e, "tiles": [t if s in (viewer, giver) else None for s, t in enumerate(e["tiles"])]}
