@@ -610,3 +610,31 @@ def test_third_win_ends_the_hand_without_exhaustion():
     assert g.done and r.winners == (1, 2, 3) and r.payments == (-3, 1, 1, 1)
     assert r.extras["classes"] == {} and not any(e["type"] == "exhaust" for e in g.events)
     assert r.next_dealer == 0 and g.wall.remaining == 2
+
+
+def test_s7_tuishui_skips_a_payer_who_has_won():
+    """§7 (the engine's side of §10.3): seat 0's 暗杠 on his first turn takes 2 from each; on his
+    next turn he draws the 海底 tile and seat 1 wins on his discard (海底炮), so seat 1's account is
+    closed; at exhaustion seat 0 still holds his void 万 (花猪: 8 to seats 2 and 3), seat 2 is not
+    ready (1 to ready seat 3), and seat 0's 退税 returns 2 to seats 2 and 3, not to seat 1."""
+    hands = ["9999p 11m 3m 5m 1s 2s 3s 4s 6s 8s",   # seat 0, dealer, void 万
+             "46m 123p 456p 777p 11p",             # seat 1, void 条
+             "1m 4m 7m 3m 6m 9m 1s 4s 7s 2s 5s 8s 9s",  # seat 2, void 筒, not ready
+             "123m 456m 789m 22s 33s"]             # seat 3, void 筒, ready on 2s / 3s
+    g = start(hands, "8s 5s 9s 7s 6s", [M, S, P, P])  # the replacement: wall[3] = 7s
+    step(g, 0, A.gang(T["9p"]))
+    assert g.payments == [6, -2, -2, -2]
+    assert g.legal_actions(0) == [T["1m"], T["3m"], T["5m"]]  # D1
+    for seat, tile in ((0, "3m"), (1, "8s"), (2, "5s"), (3, "9s")):
+        discard(g, seat, tile)
+    assert g.wall.remaining == 0
+    discard(g, 0, "5m")
+    step(g, 1, A.HU)
+    assert last_win(g)["patterns"] == {"PINGHU": 1, "HAIDI": 1}
+    assert g.done  # seat 2 would draw from the empty wall
+    r = g.result
+    assert r.extras["classes"] == {"0": "huazhu", "2": "not_ready", "3": "ready"}
+    exhaustion = [(t.payer, t.payee, t.amount, t.reason) for t in r.transfers if t.reason not in ("kong", "win")]
+    assert exhaustion == [(0, 2, 8, "huazhu"), (0, 3, 8, "huazhu"), (2, 3, 1, "dajiao"),
+                          (0, 2, 2, "tuishui"), (0, 3, 2, "tuishui")]
+    assert r.payments == (-16, 0, 7, 9)
