@@ -596,18 +596,23 @@ def test_legal_mask_matches_legal_actions():
             step(g, s, rng.choice(g.legal_actions(s)))
 
 
-def test_third_win_ends_the_hand_without_exhaustion():
+@pytest.mark.parametrize("tiandihu", [False, True])
+def test_third_win_ends_the_hand_without_exhaustion(tiandihu):
     """§3 一炮多响 / §4: three seats win on one discard: the hand ends at once, after all three are
-    settled; nobody is checked (§7 does not apply); the discarder deals next (§1)."""
+    settled; nobody is checked (§7 does not apply); the discarder deals next (§1). It is the
+    dealer's first discard with nothing before: 地胡 for each (F = cap_fan, V = 8) under
+    ``tiandihu``, else 平胡 (V = 1)."""
     hands = ["5m 11m 22m 33m 77m 88m 99m 3s", "46m 123s 456s 789s 11s", "46m 123s 456s 789s 22s",
              "46m 123p 456p 789p 11p"]
-    g = start(hands, "1p 2p", [P, P, P, S], tiandihu=False)
+    g = start(hands, "1p 2p", [P, P, P, S], tiandihu=tiandihu)
     discard(g, 0, "5m")
     assert sorted(g.to_act) == [1, 2, 3]
     for s in (2, 3, 1):
         step(g, s, A.HU)
     r = g.result
-    assert g.done and r.winners == (1, 2, 3) and r.payments == (-3, 1, 1, 1)
+    v = 8 if tiandihu else 1
+    assert g.done and r.winners == (1, 2, 3) and r.payments == (-3 * v, v, v, v)
+    assert r.patterns[2] == ({"DIHU": 1} if tiandihu else {"PINGHU": 1})
     assert r.extras["classes"] == {} and not any(e["type"] == "exhaust" for e in g.events)
     assert r.next_dealer == 0 and g.wall.remaining == 2
 
@@ -638,3 +643,18 @@ def test_s7_tuishui_skips_a_payer_who_has_won():
     assert exhaustion == [(0, 2, 8, "huazhu"), (0, 3, 8, "huazhu"), (2, 3, 1, "dajiao"),
                           (0, 2, 2, "tuishui"), (0, 3, 2, "tuishui")]
     assert r.payments == (-16, 0, 7, 9)
+
+
+def test_s2_1_options_fixed_direction_and_any_suit():
+    """§2.1 options: ``huan_direction`` fixed (the seed draws nothing); ``huan_same_suit`` off lets
+    the picks cross suits (still non-decreasing, never a dead end)."""
+    hands = ["1234567m 1234567s", "789s 1234567p 888m", "123p 8p 99p 8s 999s 567m", "9999m 44p 567p 88p 11s"]
+    g = SichuanGame.from_scenario(hands, "", config=RuleConfig(huan_direction="previous", huan_same_suit=False))
+    assert g.legal_actions(3) == [A.swap(T[t]) for t in ("9m", "1s", "4p", "5p", "6p", "7p")]  # 8p: two left above
+    step(g, 3, A.swap(T["9m"]))
+    assert A.swap(T["1s"]) in g.legal_actions(3)  # another suit after 9m
+    while g.phase == "swap":
+        s = g.to_act[0]
+        step(g, s, g.legal_actions(s)[0])
+    assert g.swap_direction == "previous"
+    assert g.received[3] == g.passed[0] and g.received[0] == g.passed[1]  # seat s gives to s + 3
