@@ -4,12 +4,20 @@
 // buttons shown only when legal. Keyboard: ←/→ move a focus over the hand, Enter plays the tile.
 const TOKEN = document.querySelector('meta[name="seat-token"]').content;
 let focusAt = -1;  // the hand tile the keyboard focus is on (-1: the keyboard is not used)
+let shown = null;  // the last state the server sent
 async function refresh(resp) {
   let data;
   try { data = await resp.json(); } catch (e) { data = {error: `the server answered ${resp.status} without JSON`}; }
   const msg = document.getElementById("message");
   msg.textContent = data.error || data.stalled || "";
-  if (!data.frame) return;  // refused: the table did not change
+  if (!data.frame) {  // refused: the table did not change; its controls come back
+    if (shown) draw(shown);
+    return;
+  }
+  shown = data;
+  draw(data);
+}
+function draw(data) {
   const f = data.frame;
   const playing = !f.over && !data.stalled;
   const mine = new Set(data.actions);
@@ -46,7 +54,13 @@ document.addEventListener("keydown", e => {
 });
 function post(path, body) {
   return fetch(path, {method: "POST", headers: {"Content-Type": "application/json", "X-Seat-Token": TOKEN},
-                      body: JSON.stringify(body)}).then(refresh);
+                      body: JSON.stringify(body)}).then(refresh, e => {
+    document.getElementById("message").textContent = `the server did not answer (${e}): is it still running?`;
+    if (shown) draw(shown);
+  });
 }
-function sendAction(a) { return post("/act", {action: a}); }
+function sendAction(a) {  // one action at a time: the controls are put away until the answer
+  for (const b of document.querySelectorAll("button.act")) { b.disabled = true; b.classList.remove("act"); }
+  return post("/act", {action: a});
+}
 fetch("/state").then(refresh);
