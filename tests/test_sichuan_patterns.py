@@ -206,6 +206,9 @@ def test_bad_public_input_is_refused():
         is_win("123m 456m 789m 111s 55s", void=True)
     with pytest.raises(ValueError, match="winning tile"):
         best_reading("123m 456m 789m 111s 55s", winning_tile="9p")
+    for bad in (27, True, -1):
+        with pytest.raises(ValueError, match="tile kind"):
+            best_reading("123m 456m 789m 111s 55s", winning_tile=bad)
     with pytest.raises(ValueError, match="gangkai"):
         WinContext(gangkai=True)
     with pytest.raises(TypeError, match="self_drawn"):

@@ -29,7 +29,7 @@ from cnmahjong.envs.core.shapes import (
     seven_pairs_wait_mask,
     standard_wait_mask,
 )
-from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS, format, tiles_arg, to_counts
+from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
 from cnmahjong.envs.sichuan.rules import RuleConfig
 
 SUIT_LEN = 9
@@ -139,8 +139,8 @@ class Reading:
 def reading(c: Sequence[int], melds: Sequence[Meld], winning_tile: int, ctx: WinContext,
             config: RuleConfig, void: int | None = None) -> Reading | None:
     """The best reading (§5) of concealed counts ``c`` (winning tile included) and ``melds``, or
-    None when they are not a win (§4, D3). ``winning_tile`` is in ``c``; every copy of a kind
-    counts for 根, the winning tile included."""
+    None when they are not a win (§4, D3). ``winning_tile`` is in ``c``; no §5 item depends on
+    which copy it is (every copy of a kind counts for 根, the winning tile included)."""
     if not win_shape(c, len(melds), void):
         return None
     if config.tiandihu and (ctx.tianhu or ctx.dihu):
@@ -319,8 +319,8 @@ def best_reading(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence
         winning_tile = tiles_arg(concealed)[-1]
     elif isinstance(winning_tile, str):
         (winning_tile,) = tiles_arg(winning_tile)
-    if not 0 <= winning_tile < NUM_SUITED_KINDS or not c[winning_tile]:
-        raise ValueError(f"winning tile {winning_tile!r} is not among the concealed tiles")
+    if not c[check_kind(winning_tile)]:
+        raise ValueError(f"winning tile {format([winning_tile])} is not among the concealed tiles")
     if context is not None and not isinstance(context, WinContext):
         raise TypeError(f"context must be a WinContext, got {type(context).__name__}")
     if config is not None and not isinstance(config, RuleConfig):
