@@ -206,9 +206,11 @@ class TableGame:
             cls._MASK_TAIL = bytes(cls.ACTIONS.NUM_ACTIONS - cls.NUM_KINDS)
         if hasattr(cls, "CONFIG"):
             cls.DEFAULT_PRESET = cls.CONFIG.PRESETS[0]
+        cls._MULTI_PICK = cls._more_picks is not TableGame._more_picks  # asked only where a ruleset has more
 
     _MASK_SIZE: ClassVar[int]
     _MASK_TAIL: ClassVar[bytes]
+    _MULTI_PICK: ClassVar[bool] = False
 
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
@@ -252,7 +254,7 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
-            more = self._more_picks(window, seat)
+            more = self._more_picks(window, seat) if self._MULTI_PICK else None
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
             elif not self.pending:
