@@ -184,6 +184,7 @@ def test_a_person_plays_a_whole_hand_and_the_page_shows_the_game(browser, rules,
         for hand in range(HANDS):
             if hand:  # the next hand, by its button
                 browser.find_element("id", "new").click()
+                _wait(lambda: not browser.find_elements("id", "over"))
                 page = read(browser, table)
             for _ in range(300):
                 with table.lock:

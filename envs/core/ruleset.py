@@ -289,10 +289,13 @@ def register(ruleset: Ruleset | str, name: str | None = None) -> Ruleset:
 
 
 def unregister(name: str) -> None:
-    """Remove a ``register()``ed ruleset (tests clean up with it); the shipped ones stay."""
+    """Remove a ``register()``ed ruleset (tests clean up with it); the shipped ones stay. The
+    environment variable is read again on the next look-up (setting it again registers again)."""
+    global _plugins_read
     if name not in _extra:
         raise ValueError(f"{name!r} was not register()ed: registered at run time {sorted(_extra)}")
     del _extra[name]
+    _plugins_read = ""
 
 
 def _load(where: str) -> Ruleset:
