@@ -1,0 +1,98 @@
+"""Sichuan's greedy player (``GreedyAgent``'s play here), from the ``sc-v0`` planes alone.
+
+换三张: the three tiles of the suit it holds fewest of (with at least three), lowest first; 定缺:
+the suit it holds fewest of; D1: the void tiles first, singles before pairs. Otherwise it wins
+when it can, discards to minimise shanten (standard form, or seven pairs with no melds) counted
+without the void suit, ties broken by the kinds that would then improve the hand (进张) and
+then the higher kind; PENG or a kong when it does not set the hand back.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cnmahjong.envs.core.shapes import seven_pairs_shanten, standard_shanten, standard_shanten_after_draw
+from cnmahjong.envs.core.tiles import melds_of
+from cnmahjong.envs.sichuan import actions as A
+from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
+
+SUIT = 9
+
+
+def _decode(obs: np.ndarray) -> tuple[list[int], int | None, str]:
+    """(own concealed counts, own void suit or None, phase)."""
+    void = CHANNELS.decode(obs, "VOID", 0)
+    return CHANNELS.decode(obs, "HAND"), None if void == "unknown" else SUIT_LABELS.index(void) - 1, \
+        CHANNELS.decode(obs, "PHASE")
+
+
+def _without(hand: list[int], void: int | None, *removed: int) -> list[int]:
+    out = list(hand)
+    for t in removed:
+        out[t] -= 1
+    if void is not None:
+        out[SUIT * void:SUIT * void + SUIT] = [0] * SUIT
+    return out
+
+
+def shanten(hand: list[int], melds: int) -> int:
+    """Shanten of the counts beside ``melds`` melds: standard form, or seven pairs when concealed."""
+    s = standard_shanten(hand, melds)
+    return min(s, seven_pairs_shanten(hand)) if melds == 0 else s
+
+
+def _suit_counts(hand: list[int]) -> list[int]:
+    return [sum(hand[SUIT * s:SUIT * s + SUIT]) for s in range(3)]
+
+
+def heuristic(obs: np.ndarray, legal: list[int]) -> int:
+    """The greedy choice among ``legal`` for an ``sc-v0`` observation."""
+    if A.HU in legal:
+        return A.HU
+    hand, void, phase = _decode(obs)
+    if legal[0] >= A.VOID:  # 定缺: the suit it holds fewest of (then fewest pairs)
+        return min(legal, key=lambda a: (_suit_counts(hand)[a - A.VOID], sum(
+            hand[t] >= 2 for t in range(SUIT * (a - A.VOID), SUIT * (a - A.VOID + 1))), a))
+    if legal[0] >= A.SWAP:  # 换三张: the legal suit it holds fewest of, its lowest legal tile
+        counts = _suit_counts(hand)
+        return min(legal, key=lambda a: (counts[(a - A.SWAP) // SUIT], a))
+    n = melds_of(hand)
+    if phase in ("claim", "rob"):
+        return _claim(obs, legal, hand, void, n)
+    discards = [a for a in legal if a < KINDS]
+    if void is not None and any(hand[t] for t in range(SUIT * void, SUIT * void + SUIT)):
+        return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
+    scores = {t: shanten(_without(hand, void, t), n) for t in discards}
+    best = min(scores.values())
+    for a in legal:
+        if A.GANG_SELF <= a < A.HU:  # own kong, kept when the hand is no worse without the tiles
+            t = a - A.GANG_SELF
+            concealed = hand[t] == 4
+            if shanten(_without(hand, void, *([t] * (4 if concealed else 1))), n + concealed) <= best:
+                return a
+    tied = [t for t in discards if scores[t] == best]
+    if len(tied) == 1:
+        return tied[0]
+
+    def improving(t: int) -> int:
+        """Kinds (outside the void) whose draw would lower the shanten after discarding ``t``."""
+        after = standard_shanten_after_draw(_without(hand, void, t), n)
+        return sum(after[u] < best for u in range(KINDS) if void is None or u // SUIT != void)
+
+    return max(tied, key=lambda t: (improving(t), t))
+
+
+def _claim(obs: np.ndarray, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
+    """PENG or 直杠 on the offered tile when it does not set the hand back; else PASS."""
+    t = CHANNELS.decode(obs, "OFFERED")
+    if t is None:
+        return A.PASS
+    base = shanten(_without(hand, void), n)
+    if A.GANG_CLAIM in legal and shanten(_without(hand, void, t, t, t), n + 1) <= base:
+        return A.GANG_CLAIM
+    if A.PENG in legal:
+        rest = _without(hand, void, t, t)
+        after = min(shanten(_without(rest, void, u), n + 1) for u in range(KINDS) if rest[u])
+        if after < base:
+            return A.PENG
+    return A.PASS

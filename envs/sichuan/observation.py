@@ -1,0 +1,212 @@
+"""Observation encoder ``sc-v0``: planes over the 27 tile kinds, seen from one seat.
+
+Seats are relative (0 self, 1 next 下家, 2 opposite 对家, 3 previous 上家). The planes hold the
+seat's own concealed hand and every public fact of the hand (design ``env.md``, Sichuan): the
+tiles it passed and received in 换三张 and the direction once drawn, each seat's void once the
+定缺 window has closed, melds (another seat's 暗杠 kind only with ``reveal_angang_tile``),
+rivers and recent discards, who has won and left (how, and on which tile), every seat's running
+payments and the kong money it holds on the ledger (§6, §7), its own 过胡 threshold and PENG
+locks, the tile offered, the phase, its own 换三张 picks, wall count and dealer.
+
+Never: another seat's concealed tiles or its picks in an open window, a winner's hand before the
+end, or a declined HU (another seat's 过胡 threshold). The channels are declared once, as data,
+in ``CHANNELS`` (``cnmahjong.envs.core.channels``); the offsets and the README table follow.
+
+Money planes count in units of the 底分 ``base``, clamped at 255 (``MONEY_SCALE`` divides them
+in the float observation): a capped 3-fan self-draw is 3 × 9 = 27 units.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
+from cnmahjong.envs.core.engine import ClaimWindow
+from cnmahjong.envs.core.meld import ANGANG
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm4
+from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
+from cnmahjong.envs.sichuan import actions as A
+from cnmahjong.envs.sichuan.game import PHASES, SWAP, SichuanGame
+from cnmahjong.envs.sichuan.rules import DIRECTIONS
+
+ENCODER = "sc-v0"
+KINDS = NUM_SUITED_KINDS
+RECENT = 6
+WALL_SCALE = 55.0
+"""The WALL plane is ``tiles left / WALL_SCALE`` (55 undealt tiles, §1)."""
+MONEY_SCALE = 64.0
+"""GAINS, LOSSES and KONG_MONEY planes: amount in units of ``base`` (clamped at 255) / MONEY_SCALE."""
+MONEY_CLAMP = 255
+UNKNOWN = "unknown"
+SUIT_LABELS = (UNKNOWN, "m", "s", "p")
+DIRECTION_LABELS = (UNKNOWN, *DIRECTIONS)
+OUT_LABELS = ("in", "zimo", "dianpao", "qianggang")
+"""How a relative seat left (``result.extras["win_kind"]``), or ``in`` while it plays on."""
+
+_SEAT = "relative seat"
+CHANNELS = ChannelTable((
+    Group("HAND", 4, "own concealed hand (手牌)", Value.THERMOMETER),
+    Group("DRAWN", 1, "own tile drawn this turn", Value.ONE_HOT),
+    Group("PASSED", 3, "own 换三张 tiles: its picks so far, then the three it passed", Value.THERMOMETER),
+    Group("RECEIVED", 3, "the three 换三张 tiles it received", Value.THERMOMETER),
+    Group("DIRECTION", 4, "换三张 direction once drawn", Value.CHOICE, labels=DIRECTION_LABELS),
+    Group("PICKS", 3, "own picks made in the 换三张 window (the next is pick k = this + 1)", Value.LEVEL),
+    Group("VOID", 4, "void suit (定缺) per relative seat, `unknown` until all are revealed", Value.CHOICE, 4,
+          _SEAT, labels=SUIT_LABELS),
+    Group("MELDS", 4, "melded tiles (副露) per relative seat; another seat's 暗杠 only with reveal_angang_tile",
+          Value.THERMOMETER, 4, _SEAT),
+    Group("KONGS", 1, "kong (杠) kinds visible per relative seat (own 暗杠 included)", Value.KINDS, 4, _SEAT),
+    Group("HIDDEN_KONGS", 2, "face-down 暗杠 whose kind is hidden, per relative seat", Value.LEVEL, 4, _SEAT),
+    Group("RIVER", 4, "discards lying in front of each relative seat (牌河)", Value.THERMOMETER, 4, _SEAT),
+    Group("RECENT_DISCARDS", RECENT, f"discards: the {RECENT} most recent per relative seat, newest first",
+          Value.ONE_HOT, 4, _SEAT),
+    Group("OUT", 4, "how the relative seat won and left (血战: it plays no more), or `in`", Value.CHOICE, 4,
+          _SEAT, labels=OUT_LABELS),
+    Group("WON_TILE", 1, "the relative seat's winning tile (empty for 天胡 or while in)", Value.ONE_HOT, 4,
+          _SEAT),
+    Group("GAINS", 1, "running net payments of the relative seat when positive (units of base)",
+          Value.FRACTION, 4, _SEAT, scale=MONEY_SCALE),
+    Group("LOSSES", 1, "running net payments of the relative seat when negative, as a positive amount",
+          Value.FRACTION, 4, _SEAT, scale=MONEY_SCALE),
+    Group("KONG_MONEY", 1, "kong money (刮风下雨) the relative seat holds on the open ledger (§6.1, §7)",
+          Value.FRACTION, 4, _SEAT, scale=MONEY_SCALE),
+    Group("PASSED_HU", 1, "own 过胡: a passed win bars discard wins until its next draw or claim", Value.FLAG),
+    Group("PASSED_FAN", 6, "own 过胡 threshold F (clipped at 6): only a higher F may win", Value.LEVEL),
+    Group("PENG_LOCK", 1, "own passed-PENG kinds (pass_peng_lock)", Value.KINDS),
+    Group("OFFERED", 1, "the tile offered: a discard to claim or a 补杠 to rob", Value.ONE_HOT),
+    Group("ACTOR", 4, "seat whose tile is offered, or whose turn it is, relative", Value.CHOICE,
+          labels=RELATIVE_SEATS),
+    Group("DEALER", 4, "dealer (庄家), relative seat", Value.CHOICE, labels=RELATIVE_SEATS),
+    Group("WALL", 1, "tiles left in the wall (牌墙)", Value.FRACTION, scale=WALL_SCALE),
+    Group("PHASE", len(PHASES), "phase of the hand (`game.PHASES`)", Value.CHOICE, labels=PHASES),
+))
+"""The ``sc-v0`` channels in plane order: the layout's one declaration."""
+
+(HAND, DRAWN, PASSED, RECEIVED, DIRECTION, PICKS, VOID, MELDS, KONGS, HIDDEN_KONGS, RIVER, RECENT_DISCARDS,
+    OUT, WON_TILE, GAINS, LOSSES, KONG_MONEY, PASSED_HU, PASSED_FAN, PENG_LOCK, OFFERED, ACTOR, DEALER, WALL,
+    PHASE) = CHANNELS.starts()
+NUM_CHANNELS = CHANNELS.size
+SHAPE = (NUM_CHANNELS, KINDS)
+
+_R = Rows(KINDS, max_count=MONEY_CLAMP)
+_FRACTION_ROWS = np.array([CHANNELS.start(g.name) + b for g in CHANNELS if g.value is Value.FRACTION
+                           for b in range(g.blocks)])
+_FRACTION_SCALES = np.array([g.scale for g in CHANNELS if g.value is Value.FRACTION
+                             for _ in range(g.blocks)], dtype=np.float64)[:, None]
+
+
+def _choice(labels: tuple[Any, ...], value: Any) -> bytes:
+    return b"".join(_R.ones if label == value else _R.zero for label in labels)
+
+
+def _level(planes: int, n: int) -> bytes:
+    return b"".join(_R.ones if n > i else _R.zero for i in range(planes))
+
+
+def _therm(tiles: list[int], planes: int) -> bytes:
+    row = _R.counts(tiles)
+    return b"".join(bytes(1 if c > level else 0 for c in row) for level in range(planes))
+
+
+def _kinds(kinds: Any) -> bytes:
+    row = bytearray(KINDS)
+    for t in kinds:
+        row[t] = 1
+    return bytes(row)
+
+
+def _money(amount: int, base: int) -> bytes:
+    return _R.count[min(amount // base, MONEY_CLAMP)]
+
+
+class Encoder:
+    """The ``sc-v0`` encoder: every call reads the game afresh (no caches to keep in step)."""
+
+    def __call__(self, game: SichuanGame, seat: int) -> np.ndarray:
+        """The float32 observation: the uint8 planes converted, money and wall planes divided."""
+        raw = np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE)
+        return planes_to_float(raw)
+
+    def planes(self, game: SichuanGame, seat: int) -> bytes:
+        """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
+        order = SEAT_ORDER[seat]
+        window = game._window
+        own_picks = [a - A.SWAP for a in window.picks.get(seat, [])] if window is not None \
+            and window.kind == SWAP else []
+        drawn = game.turn_draws[-1] if (game.phase == "discard" and game.turn == seat and game.turn_draws) else None
+        if isinstance(window, ClaimWindow):
+            offered, actor = _R.onehot[window.tiles[0]], window.payer
+        else:
+            offered, actor = _R.zero, game.turn
+        voids = game.voids
+        wins = {w["seat"]: w for w in game._wins}
+        base = game.config.base
+        show_angang = game.config.reveal_angang_tile
+        held = [0] * 4
+        for e in game.ledger:
+            held[e.owner] += e.amount
+        melds, kongs, hidden = [], [], []
+        for s in order:
+            face_down = 0
+            tiles: list[int] = []
+            quads = []
+            for m in game.melds[s]:
+                if m.kind == ANGANG and s != seat and not show_angang:
+                    face_down += 1
+                    continue
+                tiles += m.tiles
+                if len(m.tiles) == 4:
+                    quads.append(m.tiles[0])
+            melds.append(_therm(tiles, 4))
+            kongs.append(_kinds(quads))
+            hidden.append(_level(2, face_down))
+        threshold = game.threshold[seat]
+        parts = [
+            therm4(bytes(game.hands[seat])),
+            _R.onehot[drawn] if drawn is not None else _R.zero,
+            _therm(own_picks or game.passed[seat], 3),
+            _therm(game.received[seat], 3),
+            _choice(DIRECTION_LABELS, game.swap_direction or UNKNOWN),
+            _level(3, len(own_picks)),
+            *(_choice(SUIT_LABELS, UNKNOWN if voids is None else SUIT_LABELS[1 + voids[s]]) for s in order),
+            *melds, *kongs, *hidden,
+            *(_therm(game.rivers[s], 4) for s in order),
+            *(b"".join(_R.onehot[t] for t in game.rivers[s][:-RECENT - 1:-1])
+              + _R.pad[RECENT - min(RECENT, len(game.rivers[s]))] for s in order),
+            *(_choice(OUT_LABELS, wins[s]["kind"] if s in wins else "in") for s in order),
+            *(_R.onehot[wins[s]["tile"]] if s in wins and wins[s]["tile"] is not None else _R.zero for s in order),
+            *(_money(max(game.payments[s], 0), base) for s in order),
+            *(_money(max(-game.payments[s], 0), base) for s in order),
+            *(_money(held[s], base) for s in order),
+            _R.ones if threshold is not None else _R.zero,
+            _level(6, threshold or 0),
+            _kinds(t for t in range(KINDS) if game.peng_lock[seat] >> t & 1),
+            offered,
+            _R.seat[(actor - seat) % 4],
+            _R.seat[(game.dealer - seat) % 4],
+            _R.count[game.wall.remaining],
+            _choice(PHASES, game.phase),
+        ]
+        return b"".join(parts)
+
+
+
+def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """uint8 planes (``(..., NUM_CHANNELS, 27)``, fraction planes holding counts) as the float32
+    observation the AEC env gives, bit for bit. ``out`` is written in place when given."""
+    if out is None:
+        out = np.empty(planes.shape, dtype=np.float32)
+    np.copyto(out, planes, casting="unsafe")
+    out[..., _FRACTION_ROWS, :] = planes[..., _FRACTION_ROWS, :] / _FRACTION_SCALES
+    return out
+
+
+def encode(game: SichuanGame, seat: int) -> np.ndarray:
+    """The ``sc-v0`` observation of ``seat`` (channels: ``CHANNELS``)."""
+    return Encoder()(game, seat)
+
+
+ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
+"""``sc-v0`` as one self-contained spec (the ``Ruleset`` holds it)."""

@@ -1,0 +1,18 @@
+"""Sichuan 血战到底 as a ``Ruleset``: what the generic layers (envs, arena, trainers) know of it.
+
+Not in ``REGISTERED`` yet: for now it plugs in at run time,
+``CNMAHJONG_RULESETS=cnmahjong.envs.sichuan.ruleset:SICHUAN`` (``tests/test_sichuan_env.py``).
+"""
+
+from __future__ import annotations
+
+from cnmahjong.envs.core.ruleset import Players, Ruleset
+from cnmahjong.envs.sichuan.game import SichuanGame, SichuanMatch, new_hand
+from cnmahjong.envs.sichuan.heuristic import heuristic
+from cnmahjong.envs.sichuan.observation import ENCODING
+from cnmahjong.envs.sichuan.rules import as_config
+
+SICHUAN = Ruleset(
+    title="Sichuan", game=SichuanGame, match=SichuanMatch, as_config=as_config, new_hand=new_hand,
+    encodings=(ENCODING,), players=Players(heuristic=heuristic),
+)
