@@ -39,7 +39,8 @@ return {events: +document.getElementById("table").dataset.events, seats,
                                                   m.querySelector("b") ? m.querySelector("b").textContent : null,
                                                   [...m.querySelectorAll(".tile")].map(t => +t.dataset.kind)]),
         tiles: q(".seat.pos-bottom .hand button.act:not(:disabled)").map(b => [+b.dataset.kind, +b.dataset.action]),
-        buttons: q("button.act.claim").map(b => [+b.dataset.action, b.textContent, b.disabled]),
+        buttons: q("button.act.claim").map(b => [+b.dataset.action, b.querySelector(".what").textContent, b.disabled,
+                                                 [...b.querySelectorAll(".tile")].map(t => +t.dataset.kind)]),
         enabled: q("button.act:not(:disabled)").map(b => +b.dataset.action),
         over: !!document.getElementById("over")};
 """
@@ -107,8 +108,8 @@ def check_page(page: dict, table, rs) -> None:
     for kind, action in page["tiles"]:
         assert action in legal and rs.click_tile(game, action) == kind
     buttons = [a for a in legal if rs.click_tile(game, a) is None]
-    assert [(a, text, disabled) for a, text, disabled in page["buttons"]] == \
-        [(a, game.ACTIONS.describe(a), False) for a in buttons]
+    shows = rs.action_tiles or (lambda game, a: [])
+    assert page["buttons"] == [[a, game.ACTIONS.describe(a), False, shows(game, a)] for a in buttons]
     assert {a for _, a in page["tiles"]} == {a for a in legal if rs.click_tile(game, a) is not None}
 
 
@@ -137,7 +138,7 @@ def check_layout(browser, width: int, height: int) -> None:
 
 def choose(page: dict, rng: random.Random) -> tuple[str, int]:
     """A legal move as a person makes it: click a hand tile, press ←/→ and Enter, or click a button."""
-    options = [("tile", a) for _, a in page["tiles"]] + [("button", a) for a, _, _ in page["buttons"]]
+    options = [("tile", a) for _, a in page["tiles"]] + [("button", a) for a, *_ in page["buttons"]]
     how, action = rng.choice(options)
     if how == "tile" and rng.random() < 0.3:
         how = "keys"
@@ -177,6 +178,7 @@ def test_a_person_plays_a_whole_hand_and_the_page_shows_the_game(browser, rules,
     base = f"http://127.0.0.1:{server.server_address[1]}"
     rng = random.Random(seed)
     ways: set[str] = set()
+    showed_melds = 0
     try:
         browser.get(base + "/")
         page = read(browser, table)
@@ -196,13 +198,20 @@ def test_a_person_plays_a_whole_hand_and_the_page_shows_the_game(browser, rules,
                 n = len(table.game.events)
                 play(browser, how, action)
                 _wait(lambda n=n: len(table.game.events) > n)
-                mine = [e for e in table.game.events[n:] if e["type"] == "act" and e["seat"] == 0]
+                new = table.game.events[n:]
+                mine = [e for e in new if e["type"] == "act" and e["seat"] == 0]
                 assert mine and mine[0]["action"] == action  # the page sent the move chosen, nothing else
+                shown = next((b[3] for b in page["buttons"] if b[0] == action), [])
+                made = next((e for e in new if e["type"] == "meld" and e["seat"] == 0), None)
+                if shown and made is not None:  # the button showed the meld it made
+                    assert shown == made["tiles"]
+                    showed_melds += 1
                 page = read(browser, table)
             assert table.game.done and page["over"]
             shown = [int(td.text) for td in browser.find_elements("css selector", "#result td:nth-child(2)")]
             assert shown == list(table.game.result.payments)
         assert {"tile", "keys"} <= ways  # tiles both clicked and played from the keyboard
+        assert showed_melds or rs.action_tiles is None  # some claim was made from a button showing it
         # the replay of the hand: the same table, every hand face up
         browser.get(browser.find_element("id", "replay-link").get_attribute("href"))
         browser.find_element("id", "last").click()

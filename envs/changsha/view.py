@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.core.tiles import name
 
 
@@ -42,6 +43,21 @@ def markers(game: Any) -> list[dict[str, Any]]:
                     "text": ", ".join(f"{v} → seat {s}" for v, s in zip(extras["birds"], extras["bird_seats"],
                                                                         strict=True))})
     return out
+
+
+def action_tiles(game: Any, action: int) -> list[int]:
+    """The tiles a claim or kong button shows: a CHI's run, a PENG's three, a kong's four."""
+    offered = game.claim_tiles
+    t = offered[0] if len(offered) == 1 else None
+    if t is not None and action in A.CHI_ACTIONS:
+        return list(A.chi_run(action, t))
+    if t is not None and action == A.PENG:
+        return [t] * 3
+    if t is not None and action in (A.BUZHANG_CLAIM, A.KAIGANG_CLAIM):
+        return [t] * 4
+    if A.BUZHANG_SELF <= action < A.HU:
+        return [action - A.BUZHANG_SELF if action < A.KAIGANG_SELF else action - A.KAIGANG_SELF] * 4
+    return []
 
 
 def unit(config: Any) -> str:

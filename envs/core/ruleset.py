@@ -85,6 +85,9 @@ class TableView:
     click_tile: Callable[[Any, int], int | None] = _discard_tile
     """``(game, legal action)`` -> the kind whose tile in the seat's own hand a click plays this
     action with (a discard, a pick to pass on), None for the actions shown as buttons."""
+    action_tiles: Callable[[Any, int], list[int]] | None = None
+    """``(game, legal action)`` -> the tiles its button shows beside its name (a CHI's run, a
+    kong's four); None: names only."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,10 @@ class Ruleset:
     @property
     def click_tile(self) -> Callable[[Any, int], int | None]:
         return self.view.click_tile
+
+    @property
+    def action_tiles(self) -> Callable[[Any, int], list[int]] | None:
+        return self.view.action_tiles
 
     @property
     def hand_stats(self) -> Callable[[Any], list[dict[str, Any]]]:

@@ -17,7 +17,8 @@ HANGZHOU = Ruleset(
     encodings=(ENCODING, ENCODING_V1), env_module="cnmahjong.envs.hangzhou.env",
     players=Players(heuristic=heuristic, expert=expert),
     view=TableView(render=render_text, seat_tags=view.seat_tags, table_extras=view.table_extras,
-                   event_text=view.event_text, markers=view.markers),
+                   event_text=view.event_text, markers=view.markers,
+                   action_tiles=view.action_tiles),
     stats=Stats(hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES),
     core_bench=benchmarks.core_bench,
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cnmahjong.envs.core.tiles import name
+from cnmahjong.envs.hangzhou import actions as A
+from cnmahjong.envs.hangzhou.patterns import chi_runs, natural_kind
 
 
 def seat_tags(game: Any, seat: int) -> list[str]:
@@ -29,6 +31,22 @@ def markers(game: Any) -> list[dict[str, Any]]:
         out.append({"id": "piao", "label": "piao pending", "hint": "飘: the others are restricted until its next turn",
                     "text": ", ".join(f"seat {s}" for s in game.piao_pending)})
     return out
+
+
+def action_tiles(game: Any, action: int) -> list[int]:
+    """The tiles a claim or kong button shows: a CHI's run, a PENG's three, a kong's four."""
+    offered = game.claim_tiles
+    t = offered[0] if len(offered) == 1 else None
+    if t is not None and action in A.CHI_ACTIONS:  # the hand's tiles as the game takes them (白板 for the 财神's kind)
+        run = next(((x, y) for b, x, y in chi_runs(game.indicator)[t] if b == action), None)
+        return [] if run is None else sorted((*run, t), key=lambda x: natural_kind(x, game.indicator))
+    if t is not None and action == A.PENG:
+        return [t] * 3
+    if t is not None and action == A.GANG_CLAIM:
+        return [t] * 4
+    if A.GANG_SELF <= action < A.HU:
+        return [action - A.GANG_SELF] * 4
+    return []
 
 
 def event_text(e: dict[str, Any]) -> str | None:

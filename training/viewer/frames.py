@@ -163,6 +163,14 @@ def _last_moves(game: Any, viewer: int | None, over: bool) -> tuple[dict | None,
     return drawn, last
 
 
+def _legal_entry(game: Any, rs: Ruleset, action: int) -> dict[str, Any]:
+    """A legal action for the table: its name, the hand tile a click plays it with (None: a
+    button), and the tiles its button shows (``Ruleset.click_tile``, ``action_tiles``)."""
+    tile = rs.click_tile(game, action)
+    shows = rs.action_tiles(game, action) if tile is None and rs.action_tiles is not None else []
+    return {"action": action, "name": game.ACTIONS.describe(action), "tile": tile, "tiles": shows}
+
+
 def _text(value: Any) -> str:
     return (", ".join(map(str, value)) or "none") if isinstance(value, (list, tuple)) else str(value)
 
@@ -171,11 +179,10 @@ def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = Non
     """The table now, as ``viewer`` may see it (everything once the hand is over, or with no viewer):
     the common facts of every engine, the ruleset's seat tags, its own table facts and its markers
     (``Ruleset.seat_tags``, ``table_extras``, ``markers``), the drawn tile and the last discard,
-    and per acting seat its legal actions ``{"action", "name", "tile"}`` (``tile``: the kind of
-    the own hand's tile a click plays it with, ``Ruleset.click_tile``; None: a button)."""
+    and per acting seat its legal actions ``{"action", "name", "tile", "tiles"}`` (``tile``: the
+    kind of the own hand's tile a click plays it with; None: a button showing ``tiles``)."""
     rs = ruleset_of_game(game) if ruleset is None else ruleset
     over = game.phase == DONE
-    actions = game.ACTIONS
     seats = []
     for s in range(4):
         visible = viewer is None or over or s == viewer
@@ -191,8 +198,7 @@ def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = Non
     legal = {}
     for s in game.to_act:
         if viewer is None or s == viewer:
-            legal[str(s)] = [{"action": a, "name": actions.describe(a), "tile": rs.click_tile(game, a)}
-                             for a in game.legal_actions(s)]
+            legal[str(s)] = [_legal_entry(game, rs, a) for a in game.legal_actions(s)]
     extras = rs.table_extras(game)
     markers = rs.markers(game) if rs.markers is not None else \
         [{"id": k, "label": k, "text": _text(v)} for k, v in extras.items()]

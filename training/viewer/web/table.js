@@ -90,7 +90,9 @@ function seatHTML(f, s, play) {
   let claims = "";
   if (play) {
     claims = `<div class="claims" id="claims">` + play.buttons.map(a =>
-        `<button class="act claim" data-action="${a.action}">${esc(a.name)}</button>`).join("") + `</div>`;
+        `<button class="act claim" data-action="${a.action}"><span class="what">${esc(a.name)}</span>` +
+        `${(a.tiles || []).length ? `<span class="shows">${tiles(a.tiles, "small")}</span>` : ""}</button>`).join("") +
+        `</div>`;
   }
   return `<div class="seat pos-${pos}${acting ? " acting" : ""}" id="seat-${s}" data-acting="${acting}">` +
          `<div class="name">${acting ? '<span class="turn" title="to act">▶</span>' : ""}seat ${s}` +
