@@ -25,7 +25,9 @@ function draw(data) {
   const root = document.getElementById("table");
   drawTable(f, root, playing ? {legal} : null);
   root.dataset.events = f.events;
-  document.getElementById("log").innerHTML = data.log.map(esc).join("<br>");
+  const log = document.getElementById("log");
+  log.innerHTML = data.log.map(esc).join("<br>");
+  log.scrollTop = log.scrollHeight;  // the latest events in view
   const box = document.getElementById("status");
   box.innerHTML = playing ? "" : (f.over ? `<b id="over">hand over</b> — ` +
         `<a id="replay-link" href="/replay" target="_blank">replay of this hand</a> `
