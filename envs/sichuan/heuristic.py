@@ -4,7 +4,8 @@
 the suit it holds fewest of; D1: the void tiles first, singles before pairs. Otherwise it wins
 when it can, discards to minimise shanten (standard form, or seven pairs with no melds) counted
 without the void suit, ties broken by the kinds that would then improve the hand (进张) and
-then the higher kind; PENG or a kong when it does not set the hand back.
+then the higher kind; PENG when it lowers the shanten, a kong when it does not set the hand
+back (no defence, no value bets: those are the expert's, later).
 """
 
 from __future__ import annotations
