@@ -123,14 +123,17 @@ def read(browser, table) -> dict:
 
 
 def check_layout(browser, width: int, height: int) -> None:
-    """No sideways scrolling, the hand's tiles all in the window, the seats around the square."""
+    """No sideways scrolling, the hand's tiles all in the window, the seats around the square; in a
+    1280×800 window the whole table without scrolling."""
     browser.set_window_size(width, height)
     box = browser.execute_script("""
         const r = id => document.getElementById(id).getBoundingClientRect();
         const tiles = [...document.querySelectorAll('#hand-0 .tile')].map(t => t.getBoundingClientRect().right);
-        return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+        return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, high: window.innerHeight,
                 right: Math.max(...tiles), s: [0, 1, 2, 3].map(s => r('seat-' + s)), centre: r('centre')};""")
     assert box["scroll"] <= box["inner"] and box["right"] <= box["inner"], box
+    if width >= 1280:
+        assert box["s"][0]["bottom"] <= box["high"], box
     s, c = box["s"], box["centre"]
     assert s[0]["top"] > c["bottom"] and s[2]["bottom"] < c["top"]
     assert s[1]["left"] > c["right"] and s[3]["right"] < c["left"]
@@ -201,15 +204,16 @@ def test_a_person_plays_a_whole_hand_and_the_page_shows_the_game(browser, rules,
                 new = table.game.events[n:]
                 mine = [e for e in new if e["type"] == "act" and e["seat"] == 0]
                 assert mine and mine[0]["action"] == action  # the page sent the move chosen, nothing else
-                shown = next((b[3] for b in page["buttons"] if b[0] == action), [])
+                on_button = next((b[3] for b in page["buttons"] if b[0] == action), [])
                 made = next((e for e in new if e["type"] == "meld" and e["seat"] == 0), None)
-                if shown and made is not None:  # the button showed the meld it made
-                    assert shown == made["tiles"]
+                if on_button and made is not None:  # the button showed the meld it made
+                    assert on_button == made["tiles"]
                     showed_melds += 1
                 page = read(browser, table)
             assert table.game.done and page["over"]
             shown = [int(td.text) for td in browser.find_elements("css selector", "#result td:nth-child(2)")]
             assert shown == list(table.game.result.payments)
+            check_layout(browser, *size)  # the end: every hand open, the settlement in the middle
         assert {"tile", "keys"} <= ways  # tiles both clicked and played from the keyboard
         assert showed_melds or rs.action_tiles is None  # some claim was made from a button showing it
         # the replay of the hand: the same table, every hand face up
