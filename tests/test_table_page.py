@@ -255,3 +255,25 @@ def test_make_demo_goes_on_without_a_browser_and_says_so(tmp_path, monkeypatch, 
     assert demo.screenshots(tmp_path, tmp_path / "hand.html") == []
     assert "screenshots skipped: chromium and chromedriver are not installed" in capsys.readouterr().out
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("rules", ["mainstream", "hangzhou"])
+def test_a_seats_frames_show_no_other_seats_drawn_tile_before_the_end(rules):
+    """The drawn tile set apart: seat 0's view of another seat's draw is a back (``tile`` None) until
+    the hand is over; the full view names it, the tile of that seat's last draw."""
+    from cnmahjong.agents import GreedyAgent
+    from cnmahjong.envs.aec import aec_env
+    from cnmahjong.training.viewer.frames import hand_frames
+
+    env = aec_env(registry.ruleset_of_preset(rules).name)(rules=rules)
+    env.reset(seed=1)
+    greedy = GreedyAgent()
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else greedy(obs["observation"], obs["action_mask"]))
+    seen, full = hand_frames(env.game.events, seat=0)["frames"], hand_frames(env.game.events)["frames"]
+    others = [(a["drawn"], b["drawn"]) for a, b in zip(seen, full, strict=True)
+              if b["drawn"] is not None and b["drawn"]["seat"] != 0 and not b["over"]]
+    assert others and all(a == {"seat": b["seat"], "tile": None} and b["tile"] is not None for a, b in others)
+    own = [(a["drawn"], b["drawn"]) for a, b in zip(seen, full, strict=True) if b["drawn"] and b["drawn"]["seat"] == 0]
+    assert own and all(a == b for a, b in own)
