@@ -33,7 +33,7 @@ import numpy as np
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 1.0}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0}
 """The default budget: 32 play-outs a decision, under a second on one core for both rulesets
 (``make bench``'s search rows measure it)."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
@@ -111,7 +111,7 @@ class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
-                 ms: int = 0, policy: str = "greedy", margin: float = 1.0) -> None:
+                 ms: int = 0, policy: str = "greedy", margin: float = 2.0) -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
         self.rollouts, self.ms, self.policy, self.margin = rollouts, ms, policy, margin
         self._players: dict[str, Any] = {}
