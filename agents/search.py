@@ -13,8 +13,9 @@ played by it), and keeps the action with the best mean settlement for its seat: 
   it only when its paired mean beats the default's by more than ``margin`` standard errors (search
   noise alone never makes it play worse than its rollout policy by much).
 - ``rollouts``: play-outs per decision (the budget; deterministic for a seed), ``ms``: an optional
-  wall-clock cap per decision (timing then decides how much is searched, so choices stop being
-  reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
+  wall-clock cap per decision, checked after each world (one play-out per candidate, so a
+  decision may overrun it by one world; timing then decides how much is searched, so choices
+  stop being reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
   or ``random``; ``margin``.
 
 It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
