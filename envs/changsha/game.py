@@ -89,7 +89,7 @@ class _Window(ClaimWindow):
 
     def __init__(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
                  wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
-        super().__init__(kind, tiles, payer, options)
+        ClaimWindow.__init__(self, kind, tiles, payer, options)
         self.wins = wins  # seat -> (tile, best win) when HU is offered
         self.louhu = louhu  # seat -> kinds (bitmask) barred if the seat passes HU
 

@@ -88,9 +88,8 @@ class ClaimWindow(Window):
     __slots__ = ("tiles", "payer")
 
     def __init__(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]]) -> None:
-        super().__init__(kind, options)
-        self.tiles = tiles
-        self.payer = payer
+        self.kind, self.options, self.choices, self.picks = kind, options, {}, {}  # Window's, set here: a claim
+        self.tiles, self.payer = tiles, payer  # window opens at most discards, and a super() call costs
 
 
 class TableGame:
