@@ -2,7 +2,8 @@
 missing anchor or an API reference to nothing fails the build), every code example on its pages
 runs (``python`` blocks are executed, ``pycon`` blocks are doctests whose outputs must match, a
 page's blocks in order in one fresh interpreter), every ``json`` block parses, and each shipped
-ruleset has its page with every encoder's channel table as ``ChannelTable.markdown()`` makes it."""
+ruleset has its page with every encoder's channel table as ``ChannelTable.markdown()`` makes it.
+The README is the landing page: short, its examples run too, and it links every page of the site."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from cnmahjong.envs.core.ruleset import REGISTERED, get_ruleset
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
+README = ROOT / "README.md"
 
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
 SKIP = re.compile(r"<!-- docs-test: not run here \(([^;]+); run by (tests/\w+\.py)\) -->\s*$")
@@ -117,10 +119,10 @@ print("DOCS-EXAMPLES-OK", len(pairs))
 """
 
 RUNNABLE = ("python", "pycon")
-EXAMPLE_PAGES = [p for p in PAGES if any(lang in RUNNABLE and not skip for lang, _, _, skip in blocks(p))]
+EXAMPLE_PAGES = [p for p in [README, *PAGES] if any(lang in RUNNABLE and not skip for lang, _, _, skip in blocks(p))]
 
 
-@pytest.mark.parametrize("page", EXAMPLE_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize("page", EXAMPLE_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_pages_examples_run(page: Path, tmp_path: Path) -> None:
     """A page's ``python`` and ``pycon`` blocks, in order, in one interpreter (one torch thread), from
     the repository root as the pages say; a ``pycon`` output that differs fails."""
@@ -136,7 +138,7 @@ def test_the_pages_examples_run(page: Path, tmp_path: Path) -> None:
 def test_every_code_block_is_run_or_names_the_test_that_runs_it() -> None:
     """No example escapes: a ``python`` block left out names its reason and a test that reads the page."""
     left_out = []
-    for page in PAGES:
+    for page in [README, *PAGES]:
         for lang, _, line, skip in blocks(page):
             if skip:
                 assert lang in RUNNABLE, f"{page}:{line}: a skip marker on a {lang!r} block"
@@ -152,7 +154,7 @@ def test_every_code_block_is_run_or_names_the_test_that_runs_it() -> None:
 
 def test_json_blocks_parse() -> None:
     found = 0
-    for page in PAGES:
+    for page in [README, *PAGES]:
         for lang, src, line, _ in blocks(page):
             if lang == "json":
                 found += 1
@@ -185,3 +187,18 @@ def test_each_ruleset_page_holds_its_encoders_channel_tables(name: str) -> None:
         assert f"\n{table}\n" in text, (f"{page.relative_to(ROOT)}: the {enc.name} table differs from "
                                         f"its CHANNELS.markdown() (paste it under its heading):\n{table}")
         assert f"encoder `{enc.name}`" in text
+
+
+def test_the_readme_is_a_landing_page_that_links_the_site() -> None:
+    """At most 200 lines, ``make demo`` and ``make test`` in its first 40, every relative link to a file
+    that exists, and a link to every page of the site (the API reference through its overview)."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines: the detail belongs on a page under docs/"
+    head = "\n".join(lines[:40])
+    assert "make demo" in head and "make test" in head
+    targets = [t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", "\n".join(lines)) if "://" not in t]
+    missing = [t for t in targets if not (ROOT / t).is_file()]
+    assert targets and not missing, f"README.md links to files that do not exist: {missing}"
+    pages = {str(p.relative_to(ROOT)) for p in PAGES if p.parent.name != "api" or p.name == "index.md"}
+    unlinked = sorted(pages - set(targets))
+    assert not unlinked, f"README.md does not link these pages of the site: {unlinked}"
