@@ -126,3 +126,15 @@ def test_the_seat_count_has_one_home():
     """``NUM_SEATS`` is assigned in ``envs/core/seats.py`` alone; every other module imports it."""
     assigned = [_rel(p) for p in LIBRARY if re.search(r"^NUM_SEATS\s*[:=]", p.read_text(encoding="utf-8"), re.M)]
     assert assigned == ["envs/core/seats.py"]
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+def test_a_rulesets_deal_travels_to_worker_processes(name):
+    """RLlib's runners and SB3's subprocesses pickle the env, its ruleset's ``new_hand`` included:
+    it must pickle by reference, compiled or not."""
+    import pickle
+
+    from cnmahjong.envs.core.ruleset import get_ruleset
+
+    rs = get_ruleset(name)
+    assert pickle.loads(pickle.dumps(rs.new_hand)) is rs.new_hand

@@ -973,4 +973,7 @@ class ChangshaMatch(Match):
     GAME = ChangshaGame
 
 
-new_hand = ChangshaGame.new_hand
+def new_hand(config: RuleConfig, rng: Any) -> ChangshaGame:
+    """``ChangshaGame.new_hand`` as a module function: a ruleset's ``new_hand`` travels to worker
+    processes (RLlib, SB3's subprocesses) by reference, which a compiled class's bound method cannot."""
+    return ChangshaGame.new_hand(config, rng)

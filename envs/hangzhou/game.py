@@ -515,5 +515,8 @@ class HangzhouMatch(engine.Match):
             self.streak = 1
 
 
-new_hand = HangzhouGame.new_hand
-"""One-hand episodes are dealt at level 1 (streak 1)."""
+def new_hand(config: RuleConfig, rng: Any) -> HangzhouGame:
+    """``HangzhouGame.new_hand`` (one-hand episodes are dealt at level 1) as a module function: a
+    ruleset's ``new_hand`` travels to worker processes by reference, which a compiled class's bound
+    method cannot."""
+    return HangzhouGame.new_hand(config, rng)
