@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.envs.core import ruleset as registry
 from cnmahjong.envs.core.seats import NUM_SEATS
-from tests.test_vector import random_actions
+from tests.vector_parity import check_vector_parity
 
 RELAY = "tests.relay.ruleset:RELAY"
 PRESETS = ("relay", "relay-norefund")
@@ -191,68 +191,12 @@ def test_with_refunds_a_seat_that_left_is_paid_at_the_end(relay):
 
 
 # ------------------------------------------------------------------ VectorEnv
-def drive(aec, chosen):
-    """Step the AEC env through one table's rows (seat -> action), dead steps of seats that left
-    included; return every seat's rewards summed over those steps."""
-    got = np.zeros(4)
-    left = dict(chosen)
-    while left or (aec.agents and aec.terminations[aec.agent_selection] and not aec.game.done):
-        agent = aec.agent_selection
-        if aec.terminations[agent] and not aec.game.done:
-            aec.step(None)
-            continue
-        aec.step(int(left.pop(aec.agent_name_mapping[agent])))
-        got += [aec.rewards.get(f"player_{s}", 0.0) for s in range(4)]
-    return got
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("preset, hands_wanted", [("relay", 1000), ("relay-norefund", 1000)])
-def test_vector_env_rows_and_rewards_equal_the_aec_envs(preset, hands_wanted):
+@pytest.mark.parametrize("preset", PRESETS)
+def test_vector_env_rows_and_rewards_equal_the_aec_envs(preset):
     """Row for row (observations, masks, the global state) and reward for reward, over 2,000 hands
-    (both presets), four seats pending at once in the opening window."""
-    from cnmahjong.envs.aec import aec_env
-    from cnmahjong.envs.vector import VectorEnv
-
-    tables = 8
-    venv = VectorEnv(num_tables=tables, seed=4, ruleset="relay", rules=preset, state=True, obs_dtype=np.uint8)
-    batch = venv.reset()
-    aecs = []
-    for t in range(tables):
-        e = aec_env("relay")(rules=preset)
-        e.reset(seed=venv.table_seeds[t])
-        aecs.append(e)
-    rng = np.random.default_rng(0)
-    hands = four_rows = 0
-    totals = np.zeros((tables, 4))
-    while hands < hands_wanted:
-        four_rows += any((batch.table == t).sum() == 4 for t in range(tables))
-        for i in range(len(batch)):
-            aec = aecs[batch.table[i]]
-            o = aec.observe(f"player_{batch.seat[i]}")
-            assert batch.obs[i].astype(np.float32).tobytes() == o["observation"].tobytes()
-            assert np.array_equal(batch.mask[i], o["action_mask"])
-            if i % 7 == 0:
-                assert np.array_equal(venv.state_layout.to_float(batch.state[i]), aec.state())
-        actions = random_actions(batch, rng)
-        chosen = [{} for _ in range(tables)]
-        for i, a in enumerate(actions):
-            chosen[batch.table[i]][int(batch.seat[i])] = a
-        batch = venv.step(actions)
-        for t, aec in enumerate(aecs):
-            got = drive(aec, chosen[t]) if chosen[t] else np.zeros(4)
-            assert np.allclose(batch.rewards[t], got)
-            totals[t] += got
-            if batch.hand_over[t]:
-                assert np.allclose(totals[t], aec.game.result.payments)
-                totals[t] = 0
-                while aec.agents:
-                    aec.step(None)
-                aec.reset()
-                hands += 1
-            else:
-                assert aec.game.events == venv.games[t].events
-    assert four_rows > hands_wanted / 2
+    (1,000 per preset), four seats pending at once in the opening window."""
+    assert check_vector_parity("relay", 1000, rules=preset) > 500
 
 
 # ------------------------------------------------------------------ single-agent and library recipes

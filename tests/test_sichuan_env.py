@@ -17,8 +17,8 @@ from cnmahjong.envs.sichuan.game import SichuanGame
 from cnmahjong.envs.sichuan.heuristic import heuristic
 from cnmahjong.envs.sichuan.observation import CHANNELS, MONEY_SCALE, SHAPE, Encoder, encode, planes_to_float
 from cnmahjong.envs.sichuan.rules import RuleConfig
-from tests.test_relay_ruleset import drive, play_aec
-from tests.test_vector import random_actions
+from tests.test_relay_ruleset import play_aec
+from tests.vector_parity import check_vector_parity
 
 SICHUAN = "cnmahjong.envs.sichuan.ruleset:SICHUAN"
 
@@ -228,48 +228,7 @@ def test_a_winner_terminates_at_its_win_with_its_whole_settlement(sichuan):
 
 def test_vector_env_rows_and_rewards_equal_the_aec_envs():
     """Row for row (observations, masks, state) and reward for reward, over a few hundred hands."""
-    from cnmahjong.envs.aec import aec_env
-    from cnmahjong.envs.vector import VectorEnv
-
-    tables = 8
-    venv = VectorEnv(num_tables=tables, seed=4, ruleset="sichuan", state=True, obs_dtype=np.uint8)
-    batch = venv.reset()
-    aecs = []
-    for t in range(tables):
-        e = aec_env("sichuan")()
-        e.reset(seed=venv.table_seeds[t])
-        aecs.append(e)
-    rng = np.random.default_rng(0)
-    hands = four_rows = 0
-    totals = np.zeros((tables, 4))
-    while hands < 200:
-        four_rows += any((batch.table == t).sum() == 4 for t in range(tables))
-        for i in range(len(batch)):
-            aec = aecs[batch.table[i]]
-            o = aec.observe(f"player_{batch.seat[i]}")
-            assert np.array_equal(planes_to_float(batch.obs[i]), o["observation"])
-            assert np.array_equal(batch.mask[i], o["action_mask"])
-            if i % 11 == 0:
-                assert np.array_equal(venv.state_layout.to_float(batch.state[i]), aec.state())
-        actions = random_actions(batch, rng)
-        chosen = [{} for _ in range(tables)]
-        for i, a in enumerate(actions):
-            chosen[batch.table[i]][int(batch.seat[i])] = a
-        batch = venv.step(actions)
-        for t, aec in enumerate(aecs):
-            got = drive(aec, chosen[t]) if chosen[t] else np.zeros(4)
-            assert np.allclose(batch.rewards[t], got)
-            totals[t] += got
-            if batch.hand_over[t]:
-                assert np.allclose(totals[t], aec.game.result.payments)
-                totals[t] = 0
-                while aec.agents:
-                    aec.step(None)
-                aec.reset()
-                hands += 1
-            else:
-                assert aec.game.events == venv.games[t].events
-    assert four_rows > 100
+    assert check_vector_parity("sichuan", 200, state_every=11) > 100
 
 
 # ------------------------------------------------------------------ the greedy player
