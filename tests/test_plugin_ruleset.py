@@ -12,6 +12,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.envs.core import ruleset as registry
+from tests.plugins import plugged_in
 from tests.test_vector import _finish_aec, by_table, drive_aec_rewards, random_actions
 
 TOY = "tests.toy.ruleset:FIVEPAIRS"
@@ -20,12 +21,8 @@ TOY = "tests.toy.ruleset:FIVEPAIRS"
 @pytest.fixture(autouse=True, scope="module")
 def fivepairs():
     """The one registration, undone afterwards."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv(registry.PLUGINS_ENV, TOY)
-    rs = registry.get_ruleset("fivepairs")
-    yield rs
-    mp.undo()
-    registry.unregister("fivepairs")
+    with plugged_in(TOY) as rs:
+        yield rs
 
 
 def test_the_registry_finds_it_by_name_preset_encoder_and_event_log(fivepairs):

@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.envs.core import ruleset as registry
 from cnmahjong.envs.core.seats import NUM_SEATS
+from tests.plugins import plugged_in
 from tests.vector_parity import check_vector_parity
 
 RELAY = "tests.relay.ruleset:RELAY"
@@ -23,12 +24,8 @@ PRESETS = ("relay", "relay-norefund")
 @pytest.fixture(autouse=True, scope="module")
 def relay():
     """The one registration (which worker processes inherit), undone afterwards."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv(registry.PLUGINS_ENV, RELAY)
-    rs = registry.get_ruleset("relay")
-    yield rs
-    mp.undo()
-    registry.unregister("relay")
+    with plugged_in(RELAY) as rs:
+        yield rs
 
 
 def new_game(rs, preset="relay", seed=0):

@@ -17,6 +17,7 @@ from cnmahjong.envs.sichuan.game import SichuanGame
 from cnmahjong.envs.sichuan.heuristic import heuristic
 from cnmahjong.envs.sichuan.observation import CHANNELS, MONEY_SCALE, SHAPE, Encoder, encode, planes_to_float
 from cnmahjong.envs.sichuan.rules import RuleConfig
+from tests.plugins import plugged_in
 from tests.test_relay_ruleset import play_aec
 from tests.vector_parity import check_vector_parity
 
@@ -26,12 +27,8 @@ SICHUAN = "cnmahjong.envs.sichuan.ruleset:SICHUAN"
 @pytest.fixture(autouse=True, scope="module")
 def sichuan():
     """The one registration (which worker processes inherit), undone afterwards."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv(registry.PLUGINS_ENV, SICHUAN)
-    rs = registry.get_ruleset("sichuan")
-    yield rs
-    mp.undo()
-    registry.unregister("sichuan")
+    with plugged_in(SICHUAN) as rs:
+        yield rs
 
 
 def random_game(seed: int, steps: int, config: RuleConfig | None = None, greedy: bool = False) -> SichuanGame:

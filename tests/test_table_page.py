@@ -13,6 +13,7 @@ import pytest
 
 from cnmahjong.envs.core import ruleset as registry
 from cnmahjong.training.viewer.frames import snapshot
+from tests.plugins import plugged_in
 from tests.test_web import _wait
 
 RELAY = "tests.relay.ruleset:RELAY"
@@ -49,12 +50,8 @@ return {events: +document.getElementById("table").dataset.events, seats,
 @pytest.fixture(autouse=True, scope="module")
 def relay():
     """The relay test ruleset registered as ``tests/test_relay_ruleset.py`` does, undone afterwards."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv(registry.PLUGINS_ENV, RELAY)
-    rs = registry.get_ruleset("relay")
-    yield rs
-    mp.undo()
-    registry.unregister("relay")
+    with plugged_in(RELAY) as rs:
+        yield rs
 
 
 def sorted_hand(counts) -> str:
