@@ -451,3 +451,19 @@ def test_a_seats_events_hold_nothing_of_the_others_picks_or_passed_tiles(relay):
         shown = {viewer, (viewer - 1) % 4}
         assert passed["tiles"] == [t if s in shown else None for s, t in enumerate(full)]
     assert seat_events(game.events, 0, 0, over=True)[0] == game.events
+
+
+def test_clone_copies_a_game_whose_class_has_no_slots(relay):
+    """``clone()`` of a ruleset written without ``__slots__`` (its state in ``__dict__``): equal, and
+    independent of the original."""
+    game = new_game(relay, "relay-norefund", 3)
+    for _ in range(12):
+        s = game.to_act[0]
+        game.step(s, game.legal_actions(s)[0])
+    copy = game.clone()
+    assert copy.events == game.events and [bytes(h) for h in copy.hands] == [bytes(h) for h in game.hands]
+    before = list(game.events)
+    while not copy.done:
+        s = copy.to_act[0]
+        copy.step(s, copy.legal_actions(s)[-1])
+    assert game.events == before and not game.done

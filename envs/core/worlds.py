@@ -115,8 +115,9 @@ def _slots(cls: type) -> tuple[str, ...]:
     return tuple(n for n in names if n not in ("__dict__", "__weakref__"))
 
 
-def _copy_object(v: Any) -> Any:
-    """Any other object: a new one of its class with every attribute (slots and ``__dict__``) copied."""
+def _copy_object(v: Any, shared: frozenset[str] = frozenset()) -> Any:
+    """Any other object: a new one of its class with every attribute (slots and ``__dict__``) copied;
+    the lists named in ``shared`` are copied without copying their items."""
     cls = type(v)
     out = cls.__new__(cls)
     for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, _slots(cls)):
@@ -124,10 +125,10 @@ def _copy_object(v: Any) -> Any:
             x = getattr(v, name)
         except AttributeError:
             continue
-        setattr(out, name, _copy(x))
+        setattr(out, name, list(x) if name in shared else _copy(x))
     d = getattr(v, "__dict__", None)
     if d is not None:
-        out.__dict__.update(_copy_dict(d))
+        out.__dict__.update({k: list(x) if k in shared else _copy(x) for k, x in d.items()})
     return out
 
 
@@ -152,15 +153,7 @@ def _copy(v: Any) -> Any:
 
 def clone(game: Any) -> Any:
     """An independent copy of ``game`` (see the module docstring): stepping it leaves ``game`` as it was."""
-    cls = type(game)
-    out = cls.__new__(cls)
-    for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, _slots(cls)):
-        try:
-            v = getattr(game, name)
-        except AttributeError:
-            continue
-        setattr(out, name, list(v) if name in SHARED_ITEMS else _copy(v))
-    return out
+    return _copy_object(game, SHARED_ITEMS)
 
 
 # ------------------------------------------------------------------ worlds
