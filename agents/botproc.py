@@ -7,7 +7,7 @@ process we started has already exited: its process group (``os.killpg``) and, wh
 lists processes (Linux), every process still in its session (one that made a group of its own).
 A process that left the session (``setsid``) is beyond reach, as it is beyond a terminal's.
 
-Every started bot is remembered until it is ended, so ``end_all`` can end them all when the
+Every started bot is remembered until it is ended, so ``kill_all`` can end them all when the
 process is told to stop (``SIGTERM``, see ``cnmahjong.training.sigterm``).
 """
 
@@ -73,7 +73,9 @@ def end(proc: subprocess.Popen, grace: float) -> None:
                 pipe.close()
 
 
-def end_all() -> None:
-    """End every bot this process started and has not ended (no grace: the process is stopping)."""
+def kill_all() -> None:
+    """Kill the session of every bot this process started and has not ended, without reaping:
+    safe inside a signal handler, which may have interrupted this thread inside ``Popen.poll``
+    holding the lock that ``Popen.wait`` takes (waiting there would deadlock the process)."""
     for proc in list(_LIVE):
-        end(proc, 0.0)
+        kill_session(proc.pid)

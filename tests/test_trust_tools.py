@@ -161,44 +161,19 @@ def test_counts_above_the_bound_are_refused(capsys, no_play, main, base, option,
     assert message in _refused(main, [*base, option, value], capsys)
 
 
-class _Pool:
-    """A stand-in for the spawn pool: records how many processes were asked for, plays in-process."""
-
-    asked: list[int] = []
-
-    def __init__(self, processes, initializer, setup):
-        _Pool.asked.append(processes)
-
-    def imap(self, fn, chunks):
-        return map(fn, chunks)
-
-    def close(self):
-        pass
-
-    def join(self):
-        pass
-
-
 @pytest.mark.parametrize("deals, workers, processes", [(2, 8, []), (40, 8, [2]), (100, 3, [3])])
 def test_never_more_worker_processes_than_chunks(monkeypatch, deals, workers, processes):
-    """Chunks hold 32 deals: 2 deals are one chunk (no pool at all), 40 two, 100 four."""
-    real = arena_core.mp.get_context
+    """Chunks hold 32 deals: 2 deals are one chunk (no worker process at all), 40 two, 100 four."""
+    asked = []
 
-    class Context:  # the real context, with the stand-in pool
-        def __init__(self, method=None):
-            self.real = real(method)
+    def ordered_map(fn, items, n, init, setup):  # records the processes asked for, plays in-process
+        asked.append(n)
+        return map(fn, items)
 
-        def Pool(self, *args):  # noqa: N802 (multiprocessing's name)
-            return _Pool(*args)
-
-        def __getattr__(self, name):
-            return getattr(self.real, name)
-
-    _Pool.asked = []
-    monkeypatch.setattr(arena_core.mp, "get_context", Context)
+    monkeypatch.setattr(arena_core, "ordered_map", ordered_map)
     monkeypatch.setattr(arena_core, "_play_chunk", lambda chunk: ([[{}] * 4 for _ in chunk[1]], [{}] * 4))
     arena_core.run_deals(["random"] * 4, deals, "mainstream", workers=workers, progress=False)
-    assert _Pool.asked == processes
+    assert asked == processes
 
 
 def test_workers_above_the_cores_are_warned_about(capsys, monkeypatch):

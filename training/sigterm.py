@@ -30,7 +30,7 @@ def sigterm_as_interrupt() -> None:
 
 
 def _end_bots_and_exit(signum: int, frame: Any) -> None:
-    botproc.end_all()
+    botproc.kill_all()  # no reaping: the process exits at once, and waiting could deadlock here
     os._exit(128 + signum)
 
 

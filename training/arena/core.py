@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing as mp
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +29,7 @@ from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.worlds import SeatView
 from cnmahjong.envs.vector import VectorEnv
 from cnmahjong.training.arena.stats import PolicyReport, summarise
-from cnmahjong.training.sigterm import sigterm_ends_bots
+from cnmahjong.training.workers import ordered_map
 
 TABLES = 64
 """Hands in flight per process: the rows of one step go through each policy in one call."""
@@ -196,19 +194,6 @@ def _init_worker(names: Sequence[str], rules: dict[str, Any], tables: int, rules
                    trust_pickles=trust_pickles, runs=list(runs))
 
 
-def _init_pool_worker(*setup: Any) -> None:
-    """A pool worker's set-up: ``_init_worker``, and Ctrl-C left to the parent, which ends the
-    pool (a worker that took it too would die mid-chunk and the pool would start another). A
-    handler that does nothing, not ``SIG_IGN``: the programs a worker starts (bots) would inherit that."""
-    signal.signal(signal.SIGINT, _ignore)
-    sigterm_ends_bots()  # the pool ends its workers with SIGTERM: their bots end with them
-    _init_worker(*setup)
-
-
-def _ignore(signum: int, frame: Any) -> None:
-    """A worker's SIGINT handler: the parent ends the pool."""
-
-
 def _play_chunk(chunk: tuple[int, list[int]]) -> tuple[list[list[HandRecord]], list[Faults]]:
     index, seeds = chunk
     w = _WORKER
@@ -249,13 +234,9 @@ def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, work
     runs = [run_for(n) for n in names] if runs is None else list(runs)
     setup = (list(names), config.to_dict(), tables, rs.name, list(keep), trust_pickles, runs)
     _init_worker(*setup)
-    pool = None
     processes = min(workers, len(chunks))  # never more processes than work
-    if processes > 1:
-        pool = mp.get_context("spawn").Pool(processes, _init_pool_worker, setup)
-        iterator = pool.imap(_play_chunk, chunks)
-    else:
-        iterator = map(_play_chunk, chunks)
+    iterator = (ordered_map(_play_chunk, chunks, processes, _init_worker, setup) if processes > 1
+                else map(_play_chunk, chunks))
     results: list[list[HandRecord]] = []
     faults: list[Faults] = [{} for _ in names]
     start = time.time()
@@ -267,14 +248,9 @@ def _run_deals(names: Sequence[str], deals: int, rules: Any, seed: int = 0, work
                     total[kind] = total.get(kind, 0) + n
             if report:
                 report(len(results), deals, time.time() - start)
-    except BaseException:  # Ctrl-C included: the workers end now, not after every chunk is played
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        raise
-    if pool is not None:
-        pool.close()
-        pool.join()
+    finally:  # Ctrl-C included: the workers end now, not after every chunk is played
+        if hasattr(iterator, "close"):
+            iterator.close()
     if report is _print_progress:
         print(file=sys.stderr)
     return results, faults
