@@ -28,6 +28,7 @@ from cnmahjong.envs.core.result import seat_stats
 REGISTERED: dict[str, str] = {
     "changsha": "cnmahjong.envs.changsha.ruleset:CHANGSHA",
     "hangzhou": "cnmahjong.envs.hangzhou.ruleset:HANGZHOU",
+    "sichuan": "cnmahjong.envs.sichuan.ruleset:SICHUAN",
 }
 """The shipped rulesets: name -> ``module:attribute`` of its ``Ruleset`` (imported on first use)."""
 

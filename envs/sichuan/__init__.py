@@ -1,7 +1,18 @@
-"""Sichuan mahjong 血战到底 (rules ``shared/rules/sichuan.md``): the third ruleset, in progress.
+"""Sichuan mahjong 血战到底 (rules ``shared/rules/sichuan.md``): rules core, engine and the
+PettingZoo environment.
 
-Here: the rules core (``rules``, ``actions``, ``patterns``, ``scoring``), the engine (``game``),
-the encoder ``sc-v0`` (``observation``), the greedy player (``heuristic``) and the ``Ruleset``
-record (``ruleset.SICHUAN``). Not registered yet (``envs/core/ruleset.py``): it plugs in at run
-time with ``CNMAHJONG_RULESETS=cnmahjong.envs.sichuan.ruleset:SICHUAN``.
+``from cnmahjong.envs.sichuan import env, raw_env`` gives the AEC environment
+``sichuan_mahjong_v0`` (``import cnmahjong`` registers its id with PettingZoo and
+``cnmahjong/Sichuan-v0`` with Gymnasium). The engine modules (``rules``, ``actions``,
+``patterns``, ``scoring``, ``game``) import no RL library and work without PettingZoo installed.
 """
+
+import contextlib
+
+HOT_MODULES = ('patterns', 'scoring', 'game', 'observation')
+"""Its modules on the compiled hot path (``cnmahjong.envs.hotpath`` reads this, unimported)."""
+
+with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
+    from cnmahjong.envs.sichuan.env import env, raw_env
+
+__all__ = ["env", "raw_env"]

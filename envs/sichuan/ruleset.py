@@ -1,8 +1,4 @@
-"""Sichuan 血战到底 as a ``Ruleset``: what the generic layers (envs, arena, trainers) know of it.
-
-Not in ``REGISTERED`` yet: for now it plugs in at run time,
-``CNMAHJONG_RULESETS=cnmahjong.envs.sichuan.ruleset:SICHUAN`` (``tests/test_sichuan_env.py``).
-"""
+"""Sichuan 血战到底 as a ``Ruleset``: all the generic layers (envs, arena, viewer, trainers) know of it."""
 
 from __future__ import annotations
 
@@ -14,5 +10,5 @@ from cnmahjong.envs.sichuan.rules import as_config
 
 SICHUAN = Ruleset(
     title="Sichuan", game=SichuanGame, match=SichuanMatch, as_config=as_config, new_hand=new_hand,
-    encodings=(ENCODING,), players=Players(heuristic=heuristic),
+    encodings=(ENCODING,), env_module="cnmahjong.envs.sichuan.env", players=Players(heuristic=heuristic),
 )
