@@ -113,11 +113,14 @@ def test_settlement_inputs_decode_from_every_seats_observation(rs, view, enc) ->
     assert varied >= set(view.SHOWN[enc.name]) - RARE.get(rs.name, set()), set(view.SHOWN[enc.name]) - varied
 
 
-RARE = {"hangzhou": {"piao", "chain", "rules", "ready", "piao_pending", "streak"}, "changsha": {"in_the_air"}}
+RARE = {"hangzhou": {"piao", "chain", "rules", "ready", "piao_pending", "streak"}, "changsha": {"in_the_air"},
+        "sichuan": {"out", "won_tile"}}
 """Inputs random play leaves at one value. Hangzhou: a 飘 needs the 爆头-ready state, options and
 streak are the deal's; ``test_hz_v1_decodes_a_chain_with_piao_and_a_bearer`` drives those through
 scripted play. Changsha: tiles in the air (开杠 draws, a taken 海底) are compared where they come up,
-but random play seldom leaves them up at a decision."""
+but random play seldom leaves them up at a decision. Sichuan: a win needs a ready hand with no void
+tile, which random play seldom makes; ``tests/test_sichuan_env.py`` decodes the OUT and WON_TILE
+planes after scripted wins, several at once."""
 
 
 # ------------------------------------------------------------------ Hangzhou: chains, 飘, bearers

@@ -197,7 +197,7 @@ def test_bad_actions_change_nothing():
     with pytest.raises(ValueError, match="num_tables=0"):
         VectorEnv(num_tables=0)
     with pytest.raises(ValueError, match="unknown ruleset"):
-        VectorEnv(ruleset="sichuan")
+        VectorEnv(ruleset="guangdong")
 
 
 def test_given_hands_and_tables_that_stop():

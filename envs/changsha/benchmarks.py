@@ -10,20 +10,9 @@ import random
 from collections.abc import Callable
 
 from cnmahjong.envs.changsha.patterns import wait_mask
+from cnmahjong.envs.core.sample_hands import random_counts
 from cnmahjong.envs.core.shapes import is_standard
-from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS, to_counts
-
-WALL = [k for k in range(NUM_SUITED_KINDS) for _ in range(4)]
-
-
-def random_counts(rng: random.Random, n: int, count: int) -> list[list[int]]:
-    """``count`` random ``n``-tile hands (as count vectors), half from one or two suits so that
-    the fast paths and the decomposable paths are both exercised."""
-    out = []
-    for i in range(count):
-        pool = WALL if i % 2 else [t for t in WALL if t // 9 in rng.sample(range(3), rng.randint(1, 2))]
-        out.append(to_counts(rng.sample(pool, n)))
-    return out
+from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 
 
 def core_bench(rng: random.Random, hands: int) -> list[tuple[str, Callable[[], int], int]]:

@@ -597,4 +597,7 @@ class SichuanMatch(engine.Match):
     GAME = SichuanGame
 
 
-new_hand = SichuanGame.new_hand
+def new_hand(config: RuleConfig, rng: Any) -> SichuanGame:
+    """``SichuanGame.new_hand`` as a module function: a ruleset's ``new_hand`` travels to worker
+    processes by reference, which a compiled class's bound method cannot."""
+    return SichuanGame.new_hand(config, rng)

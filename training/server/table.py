@@ -17,8 +17,8 @@ from cnmahjong.envs.aec import aec_env
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import IllegalActionError
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_of_preset
-from cnmahjong.envs.core.seen import HIDDEN_CHOICE, hides_choice
-from cnmahjong.training.viewer.frames import event_text, hand_frames, hides_kong, snapshot
+from cnmahjong.envs.core.seen import HIDDEN_CHOICE, seat_events
+from cnmahjong.training.viewer.frames import event_text, hand_frames, snapshot
 from cnmahjong.training.viewer.html import replay_html
 
 HUMAN = 0
@@ -142,22 +142,16 @@ class Table:
     def _log_new_events(self) -> None:
         """The events since the last call in words, as seat 0 may see them."""
         describe = self.game.ACTIONS.describe
-        events = self.game.events
         over = self.game.done
-        for i in range(self._read, len(events)):
-            e = events[i]
-            if e["type"] == "act":
-                if e["action"] >= self.game.NUM_KINDS:  # a discard is told by its own event
-                    if hides_choice(e, type(self.game), HUMAN, over):
-                        said = HIDDEN_CHOICE
-                    elif hides_kong(events, i, HUMAN, over):
-                        said = "a concealed kong"
-                    else:
-                        said = describe(e["action"])
-                    self.log.append(f"seat {e['seat']}: {said}")
-            elif (text := event_text(e, describe, HUMAN, over, self.ruleset)) is not None:
-                self.log.append(text)
-        self._read = len(events)
+        seen, self._read = seat_events(self.game.events, self._read, HUMAN, over)  # the one seat filter
+        for e in seen:
+            if e["type"] != "act":
+                if (text := event_text(e, describe, HUMAN, over, self.ruleset)) is not None:
+                    self.log.append(text)
+            elif "action" not in e:  # another seat's pick in a secret window
+                self.log.append(f"seat {e['seat']}: {HIDDEN_CHOICE}")
+            elif e["action"] >= self.game.NUM_KINDS:  # a discard is told by its own event
+                self.log.append(f"seat {e['seat']}: {describe(e['action'])}")
 
     def state(self) -> dict[str, Any]:
         """What the page shows: the table from seat 0 (its legal actions with their names and click

@@ -18,7 +18,7 @@ from typing import Any
 
 from cnmahjong.envs.core.engine import DONE, ReplayMismatchError
 from cnmahjong.envs.core.ruleset import Ruleset, ruleset_of_events, rulesets
-from cnmahjong.envs.core.seen import HIDDEN_CHOICE, hidden, hides_choice, hides_kong
+from cnmahjong.envs.core.seen import HIDDEN_CHOICE, hidden, hides_kong, seat_event
 from cnmahjong.envs.core.tiles import from_counts, name
 from cnmahjong.training.files import read_bounded
 
@@ -214,6 +214,30 @@ def snapshot(game: Any, viewer: int | None = None, ruleset: Ruleset | None = Non
     return frame
 
 
+def act_words(events: list[dict[str, Any]], i: int, viewer: int | None, over: bool, game_class: Any) -> str | None:
+    """What act event ``i`` tells ``viewer`` (the one seat filter, ``envs.core.seen``): its action's
+    name, "a hidden choice" (another seat's pick in a secret window), "a concealed kong", or None
+    when the ruleset's ``seat_view`` hides it whole (another seat's declined claim)."""
+    seen = events[i] if viewer is None else seat_event(events, i, viewer, over, game_class)
+    if seen is None:
+        return "a concealed kong" if hides_kong(events, i, viewer, over) else None
+    return game_class.ACTIONS.describe(seen["action"]) if "action" in seen else HIDDEN_CHOICE
+
+
+def _log(game: Any, start: int, viewer: int | None, over: bool, rs: Ruleset) -> list[str]:
+    """The events from index ``start`` other than acts, in words, as ``viewer`` may see them."""
+    events = game.events
+    describe = game.ACTIONS.describe
+    out = []
+    for j in range(start, len(events)):
+        if events[j]["type"] == "act":
+            continue
+        e = events[j] if viewer is None else seat_event(events, j, viewer, over, type(game))
+        if e is not None and (text := event_text(e, describe, viewer, over, rs)) is not None:
+            out.append(text)
+    return out
+
+
 def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
                 annotations: dict[int, Any] | None = None) -> dict[str, Any]:
     """Frames of a recorded hand (first the deal, then one per decision) and its title."""
@@ -229,7 +253,7 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
     describe = cls.ACTIONS.describe
     annotations = {i: _checked_top(i, note, events, cls.ACTIONS.NUM_ACTIONS)
                    for i, note in (annotations or {}).items()}
-    deal_text = [t for e in game.events if (t := event_text(e, describe, seat, False, rs))]
+    deal_text = _log(game, 0, seat, False, rs)
     frames = [{**snapshot(game, seat, rs), "action": None, "log": deal_text, "top": None}]
     for i, e in enumerate(events):
         if e["type"] != "act":
@@ -237,16 +261,11 @@ def hand_frames(events: list[dict[str, Any]], seat: int | None = None,
         start = len(game.events)
         game.step(e["seat"], e["action"])
         over = game.phase == DONE
-        log = [t for ev in game.events[start + 1:] if (t := event_text(ev, describe, seat, over, rs))]
         top = annotations.get(i)
         if top:
             top = [[a, p, describe(a)] for a, p in top]
-        if hides_choice(e, cls, seat, over):
-            said = HIDDEN_CHOICE
-        elif hides_kong(game.events, start, seat, over):
-            said = "a concealed kong"
-        else:
-            said = describe(e["action"])
-        frames.append({**snapshot(game, seat, rs), "action": [e["seat"], said], "log": log, "top": top})
+        said = act_words(game.events, start, seat, over, cls)
+        frames.append({**snapshot(game, seat, rs), "action": None if said is None else [e["seat"], said],
+                       "log": _log(game, start + 1, seat, over, rs), "top": top})
     return {"title": f"{rs.title} mahjong, seed {events[0].get('seed')}, dealer seat {events[0]['dealer']}",
             "ruleset": rs.name, "frames": frames}
