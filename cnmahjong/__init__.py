@@ -10,14 +10,15 @@ One import root, whatever else is installed or lies in your working directory:
 - ``cnmahjong.training``: trainers, the arena, the replay viewer, the human seat, the bench;
 - ``cnmahjong.configs``: run configs (``--config selfplay_ppo``) as package data.
 
-The short names: ``cnmahjong.changsha_mahjong_v0`` and ``cnmahjong.hangzhou_mahjong_v0`` (modules
+The short names: ``cnmahjong.<ruleset>_mahjong_v0`` (``changsha``, ``hangzhou``, ``sichuan``: modules
 with ``env()`` and ``raw_env``, as PettingZoo's own), ``cnmahjong.VectorEnv``,
 ``cnmahjong.make_policy``. ``cnmahjong.COMPILED`` says whether the compiled hot path runs.
 
-Importing the package registers the PettingZoo ids ``changsha_mahjong_v0`` and
-``hangzhou_mahjong_v0`` (``pettingzoo.make``, PettingZoo ≥ 1.27) and the Gymnasium ids
-``cnmahjong/Changsha-v0`` and ``cnmahjong/Hangzhou-v0`` (``SingleAgentEnv``: one learning seat
-against random opponents; ``gymnasium.make`` and ``gymnasium.make_vec``). The engine modules
+Importing the package registers each shipped ruleset's PettingZoo id (``changsha_mahjong_v0``,
+``hangzhou_mahjong_v0``, ``sichuan_mahjong_v0``; ``pettingzoo.make``, PettingZoo ≥ 1.27) and
+Gymnasium id (``cnmahjong/Changsha-v0``, ``cnmahjong/Hangzhou-v0``, ``cnmahjong/Sichuan-v0``:
+``SingleAgentEnv``, one learning seat against random opponents; ``gymnasium.make`` and
+``gymnasium.make_vec``). The engine modules
 themselves import no gymnasium, pettingzoo or torch.
 """
 
