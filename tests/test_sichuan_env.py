@@ -1,5 +1,5 @@
-"""Sichuan 血战到底 through the generic layers, plugged in at run time (not registered yet): the
-encoder ``sc-v0`` (what a seat may see), the PettingZoo env, ``VectorEnv``, the greedy player."""
+"""Sichuan 血战到底 through the generic layers: the encoder ``sc-v0`` (what a seat may see), the
+PettingZoo env, ``VectorEnv``, the greedy player."""
 
 from __future__ import annotations
 
@@ -17,18 +17,13 @@ from cnmahjong.envs.sichuan.game import SichuanGame
 from cnmahjong.envs.sichuan.heuristic import heuristic
 from cnmahjong.envs.sichuan.observation import CHANNELS, MONEY_SCALE, SHAPE, Encoder, encode, planes_to_float
 from cnmahjong.envs.sichuan.rules import RuleConfig
-from tests.plugins import plugged_in
 from tests.test_relay_ruleset import play_aec
 from tests.vector_parity import check_vector_parity
 
-SICHUAN = "cnmahjong.envs.sichuan.ruleset:SICHUAN"
 
-
-@pytest.fixture(autouse=True, scope="module")
+@pytest.fixture(scope="module")
 def sichuan():
-    """The one registration (which worker processes inherit), undone afterwards."""
-    with plugged_in(SICHUAN) as rs:
-        yield rs
+    return registry.get_ruleset("sichuan")
 
 
 def random_game(seed: int, steps: int, config: RuleConfig | None = None, greedy: bool = False) -> SichuanGame:
