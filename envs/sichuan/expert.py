@@ -19,18 +19,16 @@ Every discard, claim and kong is scored as an expected value in points (units of
   and kinds he threw himself; more in the suit he is visibly collecting), times what he would
   be paid (2**F, more for a one-suit collector).
 
-The opening: 换三张 (§2.1) gives three tiles of the suit it plans to drop, chosen over every
-legal three of one suit by the shanten of what is left without its best void; 定缺 (§2.2) is
-the suit whose removal leaves the best hand (shanten, then fewest tiles of it, then value).
+The opening: 定缺 (§2.2) is the suit with the fewest tiles (each is a forced discard, D1), ties to
+the one whose removal leaves the lower shanten; 换三张 (§2.1) gives three tiles of the legal suit
+it holds fewest of (greedy's pick, the same plan: those tiles would be shed anyway). A
+shanten-driven void choice that kept more tiles to shed measured worse in the arena.
 While it holds void tiles it must throw them (D1): the most dangerous first, while the others
 are least likely ready. It always wins when it can (HU: the win ends its risk, §4), claims a
 PENG or a kong and makes its own kongs when the value says so (kong money, §6.1, and 根 count).
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -62,17 +60,6 @@ DISCOUNT = 0.88
 """A win one round later is worth this share (the others win and self-draw meanwhile)."""
 DANGER_WEIGHT = 1.0
 FIRST = 1.15
-TARGETS = ("std", "flush", "pairs", "seven")
-G_OPEN = G_CLAIM = G_KONG = 0.0
-
-import os as _os  # TEMP experiments
-for _kv in filter(None, _os.environ.get("SCX", "").split(",")):
-    _k, _v = _kv.split("=")
-    if _k == "TARGETS":
-        TARGETS = tuple(_v.split("+"))
-    else:
-        globals()[_k] = float(_v)
-
 _HAND, _MELDS, _RIVER = CHANNELS.slice("HAND"), CHANNELS.slice("MELDS"), CHANNELS.slice("RIVER")
 _RECENT, _WON = CHANNELS.slice("RECENT_DISCARDS"), CHANNELS.slice("WON_TILE")
 
@@ -252,7 +239,7 @@ def hand_value(v: _View, c: list[int], n_melds: int) -> float:
     gen = _gen(kept, v.melded)
     best = max(best, score(s_std, u, gen + (2 if len(suits_now) == 1 else 0), "std"))
     # 清一色 in each suit it could still make
-    for x in range(3 if "flush" in TARGETS else 0):
+    for x in range(3):
         if x == void or (meld_suits and meld_suits != {x}) or (suits_now == {x}):
             continue
         cx = [0] * KINDS
@@ -265,7 +252,7 @@ def hand_value(v: _View, c: list[int], n_melds: int) -> float:
         best = max(best, score(sx, ux, 2 + _gen(cx, v.melded, range(x * SUIT, (x + 1) * SUIT)), "flush"))
     # 对对胡 (and its one-suit form)
     sp = _pairs_shanten(kept, n_melds)
-    if sp <= 4 and "pairs" in TARGETS:
+    if sp <= 4:
         trips = sum(1 for x in kept if x >= 3)
         pairs = sum(1 for x in kept if x == 2)
         need_pairs = pairs - 1 < 4 - min(4, n_melds + trips)
@@ -275,7 +262,7 @@ def hand_value(v: _View, c: list[int], n_melds: int) -> float:
         fan = 1 + gen + (2 if len(suits_now) == 1 else 0)
         best = max(best, score(sp, int(up), fan, "pairs"))
     # 七对 (no melds)
-    if n_melds == 0 and "seven" in TARGETS:
+    if n_melds == 0:
         s7 = seven_pairs_shanten(kept)
         if s7 <= 4:
             u7 = sum(unseen[t] for t in allowed if kept[t] in (1, 3))
@@ -293,42 +280,16 @@ def _minus(c: list[int], *tiles: int) -> list[int]:
 
 
 def _void_key(hand: list[int], s: int) -> tuple[int, int]:
-    """How good the hand is without suit ``s``: (shanten, tiles of ``s`` to shed)."""
+    """How costly suit ``s`` is as the void: (tiles of ``s`` to shed, shanten of the rest)."""
     rest = list(hand)
     rest[s * SUIT:(s + 1) * SUIT] = [0] * SUIT
-    return min(standard_shanten(rest, 0), seven_pairs_shanten(rest)), sum(hand[s * SUIT:(s + 1) * SUIT])
+    return sum(hand[s * SUIT:(s + 1) * SUIT]), min(standard_shanten(rest, 0), seven_pairs_shanten(rest))
 
 
 def _choose_void(v: _View, legal: list[int]) -> int:
-    """定缺 (§2.2): the suit whose removal leaves the best hand, then the fewest tiles to shed."""
+    """定缺 (§2.2): the suit with the fewest tiles (each costs a forced discard, D1), then the one
+    whose removal leaves the lower shanten."""
     return min(legal, key=lambda a: (*_void_key(v.hand, a - A.VOID), a))
-
-
-@lru_cache(maxsize=4096)
-def _swap_plan(hand: tuple[int, ...]) -> tuple[int, ...]:
-    """换三张 (§2.1): the three tiles of one suit whose loss leaves the best hand under its best
-    void (the suit given first: those tiles would be shed anyway)."""
-    best: tuple | None = None
-    plan: tuple[int, ...] = ()
-    for s in range(3):
-        tiles = [t for t in range(s * SUIT, (s + 1) * SUIT) for _ in range(hand[t])]
-        if len(tiles) < 3:
-            continue
-        for three in set(combinations(tiles, 3)):
-            rest = _minus(list(hand), *three)
-            key = min((*_void_key(rest, w), w != s) for w in range(3))
-            key = (*key, -sum(1 for t in three if rest[t] == 0))
-            if best is None or key < best:
-                best, plan = key, tuple(sorted(three))
-    return plan
-
-
-def _choose_swap(obs: np.ndarray, v: _View, legal: list[int]) -> int:
-    picked = CHANNELS.decode(obs, "PICKS")
-    plan = _swap_plan(tuple(v.hand))
-    if len(plan) == 3 and picked < 3 and A.swap(plan[picked]) in legal:
-        return A.swap(plan[picked])
-    return heuristic(obs, legal)
 
 
 def _discard_scores(v: _View, hand: list[int], n_melds: int, discards: list[int]) -> dict[int, float]:
@@ -348,16 +309,12 @@ def _turn(obs: np.ndarray, v: _View, legal: list[int]) -> int:
     best_t = max(scores, key=lambda t: (scores[t], t))
     best = scores[best_t]
     for a in legal:
-        if A.GANG_SELF <= a < A.HU and G_KONG:
-            return heuristic(obs, legal)
         if A.GANG_SELF <= a < A.HU:  # 暗杠 (2 from each remaining seat) or 补杠 (1 each), §6.1
             t = a - A.GANG_SELF
             concealed = hand[t] == 4
             after = _minus(hand, *([t] * (4 if concealed else 1)))
             money = (2 if concealed else 1) * max(1, v.players_in - 1)
-            # the kong's replacement draw makes it a 14-tile hand again: value it as the 13 kept
-            kept = max((hand_value(v, _minus(after, u), v.n_melds + concealed) for u in range(KINDS) if after[u]),
-                       default=0.0) if sum(after) % 3 == 2 else hand_value(v, after, v.n_melds + concealed)
+            kept = hand_value(v, after, v.n_melds + concealed)  # 3n+1 tiles before the replacement draw
             if kept + money >= best - 0.5:
                 return a
     return best_t
@@ -403,14 +360,10 @@ def expert(obs: np.ndarray, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
     v = _View(obs)
-    if G_OPEN and legal[0] >= A.SWAP:
-        return heuristic(obs, legal)
-    if G_CLAIM and v.phase in ("claim", "rob"):
-        return heuristic(obs, legal)
     if legal[0] >= A.VOID:
         return _choose_void(v, legal)
-    if legal[0] >= A.SWAP:
-        return _choose_swap(obs, v, legal)
+    if legal[0] >= A.SWAP:  # 换三张: the suit it will drop (fewest tiles, as 定缺 picks), lowest first
+        return heuristic(obs, legal)
     if v.phase in ("claim", "rob"):
         return _claim(obs, v, legal)
     return _turn(obs, v, legal)
