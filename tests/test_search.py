@@ -65,7 +65,7 @@ def decision_positions(name: str, per_kind: int = 2):
     return found
 
 
-@pytest.mark.parametrize("name", ["changsha", "hangzhou"])
+@pytest.mark.parametrize("name", ["changsha", "hangzhou", "sichuan"])
 def test_every_decision_kind_deterministic_and_blind(name):
     """At every decision kind: a legal action; the same seed gives the same choice; and a game with
     the hidden tiles permuted (``twin``) gets the same choice from a player with the same seed."""

@@ -21,7 +21,7 @@ from cnmahjong.envs.core.tiles import COPIES
 from cnmahjong.envs.core.wall import EMPTY
 from cnmahjong.envs.core.worlds import SeatView, _slots, public_events, unseen_counts
 
-RULESETS = ("changsha", "hangzhou")
+RULESETS = ("changsha", "hangzhou", "sichuan")
 RARE = ("dice", "haidi_draw", "kong_draw", "kong_discard", "rob", "haidi_discard")
 """Changsha's decision kinds that random play seldom meets: met under greedy play below."""
 

@@ -148,8 +148,9 @@ class SichuanGame(engine.TableGame):
         """No PENG, kong or win yet (地胡)."""
         self.ordinary_draws = [0] * NUM_SEATS
         self.discards = 0
-        self.won_tiles = 0
-        """Discards and added kong tiles won (each counts once, however many won it)."""
+        self.won_tiles: list[int] = []
+        """Kinds of the discards and added kong tiles won, each once however many won it (public:
+        they lie face up outside hands, melds and rivers)."""
         self._transfers: list[Transfer] = []
         self._wins: list[dict[str, Any]] = []
         self._first_group: tuple[list[int], int | None] | None = None
@@ -330,26 +331,38 @@ class SichuanGame(engine.TableGame):
         options: dict[int, list[int]] = {}
         self._offer_fan = {}
         for o in OTHERS[s]:
-            if o in self.out:
-                continue
-            acts = []
-            fan = self._offered_win(o, t, WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
-                                                     dihu=dihu))
-            if fan is not None:
-                acts.append(A.HU)
-                self._offer_fan[o] = fan
-            h = self.hands[o]
-            if t // 9 != self._void(o):  # D2
-                if h[t] == 3 and self.wall.remaining:
-                    acts.append(A.GANG_CLAIM)
-                if h[t] >= 2 and not self.peng_lock[o] >> t & 1:
-                    acts.append(A.PENG)
-            if acts:
-                options[o] = sorted([*acts, A.PASS])
+            if o not in self.out and (acts := self._claim_options(o, t, dihu)):
+                options[o] = acts
         if options:
             self._open_window(ClaimWindow(CLAIM, [t], s, options))
         else:
             self._draw(self._next_remaining(s))
+
+    def _claim_options(self, o: int, t: int, dihu: bool) -> list[int]:
+        """Seat ``o``'s options on the discard ``t`` just made (HU, 直杠, PENG and PASS; [] when it
+        has no claim), recording an offered win's F for 过胡."""
+        acts = []
+        fan = self._offered_win(o, t, WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
+                                                 dihu=dihu))
+        if fan is not None:
+            acts.append(A.HU)
+            self._offer_fan[o] = fan
+        h = self.hands[o]
+        if t // 9 != self._void(o):  # D2
+            if h[t] == 3 and self.wall.remaining:
+                acts.append(A.GANG_CLAIM)
+            if h[t] >= 2 and not self.peng_lock[o] >> t & 1:
+                acts.append(A.PENG)
+        return sorted([*acts, A.PASS]) if acts else []
+
+    def _rob_options(self, o: int, t: int) -> list[int]:
+        """Seat ``o``'s options on the added tile ``t`` of a 补杠 (§3 抢杠胡): HU and PASS when it
+        may win on it, else []; an offered win's F is recorded for 过胡."""
+        fan = self._offered_win(o, t, WinContext(qianggang=True))
+        if fan is None:
+            return []
+        self._offer_fan[o] = fan
+        return [A.HU, A.PASS]
 
     def _offered_win(self, o: int, t: int, ctx: WinContext) -> int | None:
         """The uncapped F of seat ``o``'s win on tile ``t`` when it is offered (§4, D3, 过胡), else None."""
@@ -383,8 +396,7 @@ class SichuanGame(engine.TableGame):
         self._pass_thresholds(window)
         winners = [o for o in OTHERS[d] if window.choices.get(o) == A.HU]
         if winners:
-            self.rivers[d].pop()
-            self.won_tiles += 1
+            self.won_tiles.append(self.rivers[d].pop())
             ctx = WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
                              dihu=self.discards == 1 and d == self.dealer and self.quiet)
             self._settle_group(winners, d, t, ctx, DIANPAO)
@@ -446,12 +458,8 @@ class SichuanGame(engine.TableGame):
             self._offer_fan = {}
             options = {}
             for o in OTHERS[s]:
-                if o in self.out:
-                    continue
-                fan = self._offered_win(o, t, WinContext(qianggang=True))
-                if fan is not None:
-                    options[o] = [A.HU, A.PASS]
-                    self._offer_fan[o] = fan
+                if o not in self.out and (acts := self._rob_options(o, t)):
+                    options[o] = acts
             if options:
                 self._open_window(ClaimWindow(ROB, [t], s, options))
                 return
@@ -476,7 +484,7 @@ class SichuanGame(engine.TableGame):
             self._bugang(s, t)
             return
         self.hands[s][t] -= 1  # the added tile leaves his hand; his PENG stays
-        self.won_tiles += 1
+        self.won_tiles.append(t)
         self._settle_group(winners, s, t, WinContext(qianggang=True), QIANGGANG)
 
     # ------------------------------------------------------------ wins (§4, §6.2, §6.3)
@@ -578,12 +586,68 @@ class SichuanGame(engine.TableGame):
                     "classes": {str(k): v for k, v in classes.items()},
                     "dajiao_fan": {str(k): v for k, v in fans.items()}}))
 
+    # ------------------------------------------- worlds (cnmahjong.envs.core.worlds)
+    def _world_face_up(self) -> list[int]:
+        """The discards and added kong tiles won: face up outside hands, melds and rivers."""
+        return list(self.won_tiles)
+
+    def _world_shown(self, s: int) -> bytearray:
+        """Seat ``s``'s concealed tiles everybody sees: a winner's whole hand under
+        ``reveal_winner_hand``, and the tile a 补杠 adds while the others may rob it."""
+        if s in self.out and self.config.reveal_winner_hand:
+            return bytearray(self.hands[s])
+        row = bytearray(NUM_SUITED_KINDS)
+        w = self._window
+        if w is not None and w.kind == ROB and w.payer == s:
+            row[w.tiles[0]] = 1  # type: ignore[attr-defined]
+        return row
+
+    def _world_forget(self, seat: int, rng: Any) -> None:
+        """What followed from the others' old hands or is private to them: their 过胡 thresholds,
+        passed-PENG locks and offered wins; the 换三张 tiles ``seat`` does not know (it knows the
+        three it passed, now in its receiver's dealt hand, and the three it received, from its
+        giver); the direction still to be drawn comes from ``rng``."""
+        for o in OTHERS[seat]:
+            self.threshold[o] = None
+            self.peng_lock[o] = 0
+            self.passed[o], self.received[o] = [], []
+        self._offer_fan = {o: f for o, f in self._offer_fan.items() if o == seat}
+        if self.swap_direction is not None:
+            off = OFFSET[self.swap_direction]
+            self.received[(seat + off) % NUM_SEATS] = list(self.passed[seat])
+            self.passed[(seat - off) % NUM_SEATS] = list(self.received[seat])
+        self._rng = random.Random(int(rng.integers(2**63)))
+
+    def _world_offer(self, w: Window, s: int) -> list[int]:
+        """Seat ``s``'s options in the open window ``w`` with its new hand."""
+        if w.kind == SWAP:
+            return self._swap_options(s, [])
+        if w.kind == VOID:
+            return list(_VOID_ACTIONS)
+        assert isinstance(w, ClaimWindow)
+        if s in self.out:
+            return []
+        t = w.tiles[0]
+        if w.kind == ROB:
+            return self._rob_options(s, t)
+        return self._claim_options(s, t, self.discards == 1 and w.payer == self.dealer and self.quiet)
+
+    def _world_reask(self, s: int, rng: Any, last: bool) -> bool:
+        """Seat ``s`` (another seat) on its turn: the tiles it drew this turn are among its tiles,
+        drawn uniformly (which of them was drawn decides 转手杠); its options follow from its hand."""
+        h = self.hands[s]
+        if self.turn_draws:
+            tiles = [t for t in _KINDS for _ in range(h[t])]
+            self.turn_draws = [tiles[int(rng.integers(len(tiles)))] for _ in self.turn_draws]
+        self._start_turn(s, after_peng=not self.turn_draws and not self.dealer_opening)
+        return True
+
     # ------------------------------------------------------------------ views
     def tiles_accounted(self) -> int:
         """Tiles in the wall, concealed hands, melds and rivers, and the discards and added kong
         tiles won (each once, however many won it): §1's 108 through a hand."""
         return (self.wall.remaining + sum(map(sum, self.hands)) + sum(map(sum, self.melded))
-                + sum(map(len, self.rivers)) + self.won_tiles)
+                + sum(map(len, self.rivers)) + len(self.won_tiles))
 
     def __repr__(self) -> str:
         return (f"SichuanGame(phase={self.phase!r}, to_act={self.to_act}, wall={self.wall.remaining}, "
