@@ -52,7 +52,7 @@ def _require_compiled() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("ruleset", "hands"), [("changsha", 20_000), ("hangzhou", 20_000)])
+@pytest.mark.parametrize(("ruleset", "hands"), [("changsha", 20_000), ("hangzhou", 20_000), ("sichuan", 20_000)])
 def test_compiled_plays_every_step_like_pure_python(ruleset: str, hands: int) -> None:
     """``hands`` hands in two seeded streams of half as many, each played by a pure and a compiled
     process (four at once: the cores stay busy while the slower pure side finishes)."""

@@ -330,20 +330,20 @@ class SichuanGame(engine.TableGame):
         dihu = self.discards == 1 and s == self.dealer and self.quiet
         options: dict[int, list[int]] = {}
         self._offer_fan = {}
+        ctx = WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard, dihu=dihu)
         for o in OTHERS[s]:
-            if o not in self.out and (acts := self._claim_options(o, t, dihu)):
+            if o not in self.out and (acts := self._claim_options(o, t, ctx)):
                 options[o] = acts
         if options:
             self._open_window(ClaimWindow(CLAIM, [t], s, options))
         else:
             self._draw(self._next_remaining(s))
 
-    def _claim_options(self, o: int, t: int, dihu: bool) -> list[int]:
-        """Seat ``o``'s options on the discard ``t`` just made (HU, 直杠, PENG and PASS; [] when it
-        has no claim), recording an offered win's F for 过胡."""
+    def _claim_options(self, o: int, t: int, ctx: WinContext) -> list[int]:
+        """Seat ``o``'s options on the discard ``t`` just made, won in context ``ctx`` (HU, 直杠,
+        PENG and PASS; [] when it has no claim), recording an offered win's F for 过胡."""
         acts = []
-        fan = self._offered_win(o, t, WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
-                                                 dihu=dihu))
+        fan = self._offered_win(o, t, ctx)
         if fan is not None:
             acts.append(A.HU)
             self._offer_fan[o] = fan
@@ -630,7 +630,8 @@ class SichuanGame(engine.TableGame):
         t = w.tiles[0]
         if w.kind == ROB:
             return self._rob_options(s, t)
-        return self._claim_options(s, t, self.discards == 1 and w.payer == self.dealer and self.quiet)
+        return self._claim_options(s, t, WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
+                                                    dihu=self.discards == 1 and w.payer == self.dealer and self.quiet))
 
     def _world_reask(self, s: int, rng: Any, last: bool) -> bool:
         """Seat ``s`` (another seat) on its turn: the tiles it drew this turn are among its tiles,

@@ -25,7 +25,7 @@ import numpy as np
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG
-from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm4
+from cnmahjong.envs.core.planes import SEAT_ORDER, THERM, Rows, therm4
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.game import PHASES, SWAP, SichuanGame
@@ -97,17 +97,29 @@ _FRACTION_SCALES = np.array([g.scale for g in CHANNELS if g.value is Value.FRACT
                              for _ in range(g.blocks)], dtype=np.float64)[:, None]
 
 
+def _choices(labels: tuple[Any, ...]) -> dict[Any, bytes]:
+    """Per label, the whole planes of a one-of-``labels`` group with that label set."""
+    return {value: b"".join(_R.ones if label == value else _R.zero for label in labels) for value in labels}
+
+
+_CHOICE = {labels: _choices(labels) for labels in (DIRECTION_LABELS, SUIT_LABELS, OUT_LABELS, PHASES)}
+_LEVELS = {planes: [b"".join(_R.ones if n > i else _R.zero for i in range(planes)) for n in range(planes + 1)]
+           for planes in (2, 3, 6)}
+
+
 def _choice(labels: tuple[Any, ...], value: Any) -> bytes:
-    return b"".join(_R.ones if label == value else _R.zero for label in labels)
+    return _CHOICE[labels][value]
 
 
 def _level(planes: int, n: int) -> bytes:
-    return b"".join(_R.ones if n > i else _R.zero for i in range(planes))
+    """``planes`` whole planes, the first ``min(n, planes)`` set."""
+    return _LEVELS[planes][min(n, planes)]
 
 
 def _therm(tiles: list[int], planes: int) -> bytes:
+    """The first ``planes`` thermometer planes of a list of kinds (``translate`` in C)."""
     row = _R.counts(tiles)
-    return b"".join(bytes(1 if c > level else 0 for c in row) for level in range(planes))
+    return b"".join(map(row.translate, THERM[:planes]))
 
 
 def _kinds(kinds: Any) -> bytes:
