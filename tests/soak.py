@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cnmahjong.envs.core.ruleset import REGISTERED, get_ruleset  # noqa: E402
 
-FUZZ = {"changsha": "tests.test_game_fuzz", "hangzhou": "tests.test_hangzhou_fuzz", "sichuan": "tests.test_sichuan_fuzz"}
+FUZZ = {"changsha": "tests.test_game_fuzz", "hangzhou": "tests.test_hangzhou_fuzz",
+        "sichuan": "tests.test_sichuan_fuzz"}
 
 
 def soak(ruleset: str, hands: int, seed: int = 0) -> dict[str, object]:

@@ -54,7 +54,9 @@ def assert_settled(proc: subprocess.CompletedProcess) -> tuple[int, int]:
 # rules -> (decisions, extra flags). Changsha explores throughout (epsilon 1): about one hand in
 # eight then ends with payments, so the settlement check meets real ones. Hangzhou keeps the
 # default schedule (greedy moves too); its hands under random play hardly ever pay anything.
-RUNS = {"mainstream": (2000, ["--eps-end", "1.0"]), "hangzhou": (600, []), "relay-norefund": (600, [])}
+# The relay toy and Sichuan 血战: winners leave mid-hand, their settlements checked all the same.
+RUNS = {"mainstream": (2000, ["--eps-end", "1.0"]), "hangzhou": (600, []), "relay-norefund": (600, []),
+        "sichuan": (600, [])}
 PLUGIN = {"relay-norefund": {"CNMAHJONG_RULESETS": "tests.relay.ruleset:RELAY", "PYTHONPATH": str(ROOT)}}
 """The test ruleset whose winners leave mid-hand (``tests/relay``), registered in the recipe's process."""
 
@@ -97,8 +99,8 @@ import warnings
 warnings.simplefilter("ignore")
 import pettingzoo, supersuit
 from pettingzoo.test import api_test
-from cnmahjong import changsha_mahjong_v0, hangzhou_mahjong_v0
-for module in (changsha_mahjong_v0, hangzhou_mahjong_v0):
+from cnmahjong import changsha_mahjong_v0, hangzhou_mahjong_v0, sichuan_mahjong_v0
+for module in (changsha_mahjong_v0, hangzhou_mahjong_v0, sichuan_mahjong_v0):
     api_test(module.env(), num_cycles=300)                               # dict obs, mask inside
     api_test(module.env(box=True), num_cycles=300)                       # planes; mask in infos
     api_test(supersuit.flatten_v0(module.env(box=True)), num_cycles=300)  # what the recipe plays
@@ -109,7 +111,7 @@ print("pettingzoo", pettingzoo.__version__)
 def test_api_test_passes_on_agilerls_pettingzoo():
     proc = subprocess.run(**command(["-c", API_TEST]), timeout=120)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    assert proc.stdout.count("Passed API test") == 6, proc.stdout
+    assert proc.stdout.count("Passed API test") == 9, proc.stdout
     assert "pettingzoo 1.26" in proc.stdout, proc.stdout  # the version AgileRL 2.58 pins
 
 

@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.envs.core import ruleset as registry
 from cnmahjong.envs.core.seats import NUM_SEATS
+from tests.leaving_seats import heuristic_of, rllib_hands, single_agent_hands, tianshou_hands, torchrl_hands
 from tests.plugins import plugged_in
 from tests.vector_parity import check_vector_parity
 
@@ -54,10 +55,6 @@ def play_aec(env, policy, seed):
             if env.terminations[a]:
                 ended.setdefault(a, steps)
     return got, ended, removed
-
-
-def heuristic_of(rs):
-    return lambda obs, mask: rs.heuristic(obs, np.flatnonzero(mask).tolist())
 
 
 # ------------------------------------------------------------------ the engine's new shapes
@@ -200,95 +197,21 @@ def test_vector_env_rows_and_rewards_equal_the_aec_envs(preset):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_single_agent_env_pays_the_learner_its_whole_settlement(relay, preset):
     """The learner may leave first, or see opponents leave; either way its returns are its payments."""
-    from gymnasium.utils.env_checker import check_env
-
-    from cnmahjong.agents import GreedyAgent
-    from cnmahjong.envs.wrappers import SingleAgentEnv
-
-    env = SingleAgentEnv(rules=preset, opponents=[GreedyAgent()] * 3, seat="random", illegal_action="penalize")
-    check_env(env, skip_render_check=True)
-    policy = heuristic_of(relay)
-    left_early = 0
-    for seed in range(30):
-        obs, info = env.reset(seed=seed)
-        total, done = 0.0, False
-        while not done:
-            obs, r, done, _, info = env.step(policy(obs, env.action_masks().astype(np.int8)))
-            total += r
-        game = env.aec.game
-        assert total == game.payments[env.seat]
-        left_early += not game.done
-        if not game.done:
-            assert preset == "relay-norefund" and env.seat in game.seats_out
-    if preset == "relay-norefund":
-        assert left_early >= 3
+    left_early = single_agent_hands(preset, heuristic_of(relay), 30)
+    assert left_early >= 3 if preset == "relay-norefund" else left_early == 0
 
 
 def test_tianshous_seat_env_counts_a_seat_that_left_by_its_settlement(relay):
-    torch = pytest.importorskip("torch")
-    torch.set_num_threads(1)
-    from cnmahjong.envs.integrations.tianshou import QNet, SharedSeatEnv
-
-    qnet = QNet([16], encoder="rl-v0")
-    env = SharedSeatEnv(qnet, rules="relay-norefund", reward_scale=1.0)
-    for seed in range(10):
-        obs, _ = env.reset(seed=seed)
-        done = False
-        while not done:
-            obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["mask"])[-1]))
-    assert all(ret == paid for ret, paid in env.finished) and len(env.finished) == 10
+    tianshou_hands("relay-norefund", "rl-v0", 10)
 
 
 def test_rllibs_pettingzoo_env_pays_every_seat_its_settlement(relay):
-    """RLlib's ``PettingZooEnv`` (the recipe's wrapper) on the leaving seats: each agent's rewards
-    as RLlib collects them sum to its settlement, and a winner's ``terminated`` comes with its win."""
-    pytest.importorskip("ray.rllib")
-    from cnmahjong.envs.integrations.rllib import make_env
-
-    env = make_env({"rules": "relay-norefund"})
-    policy = heuristic_of(relay)
-    mid_hand = 0
-    for seed in range(20):
-        obs, _ = env.reset(seed=seed)
-        got = dict.fromkeys(env.env.unwrapped.possible_agents, 0.0)
-        done = False
-        while not done:
-            agent = env.env.agent_selection  # obs also holds the agents that just left
-            o = obs[agent]
-            obs, rew, term, trunc, _ = env.step({agent: policy(
-                o["observations"].reshape(relay.shape), o["action_mask"])})
-            for a, r in rew.items():
-                got[a] += r
-            mid_hand += any(v for a, v in term.items() if a != "__all__") and not term["__all__"]
-            done = term["__all__"] or trunc["__all__"]
-        game = env.env.unwrapped.game
-        assert got == {f"player_{s}": float(game.result.payments[s]) for s in range(4)}
-    assert mid_hand >= 3
-
-
-def highest_legal(td):
-    """Every seat's highest legal action id (0 for a seat not to act: the wrapper ignores it)."""
-    import torch
-
-    for i in range(4):
-        mask = td[f"player_{i}", "action_mask"]
-        ids = torch.arange(mask.shape[-1]).expand_as(mask)
-        td[f"player_{i}", "action"] = torch.where(mask, ids, 0).amax(-1)
-    return td
+    """A winner's ``terminated`` comes with its win, mid-hand."""
+    assert rllib_hands("relay-norefund", heuristic_of(relay), relay.shape, 20) >= 3
 
 
 def test_torchrls_wrapper_pays_every_seat_its_settlement(relay):
-    torch = pytest.importorskip("torch")
-    torchrl = pytest.importorskip("torchrl.envs.libs.pettingzoo")
-    from cnmahjong.envs.aec import make_env
-
-    for seed in range(5):
-        pz = make_env("relay", rules="relay-norefund", departed="stay")
-        env = torchrl.PettingZooWrapper(env=pz, use_mask=True, seed=seed)
-        td = env.rollout(2000, policy=highest_legal, break_when_any_done=True)
-        reward = torch.cat([td["next", f"player_{i}", "reward"] for i in range(4)], dim=1).squeeze(-1)
-        settlement = torch.tensor(pz.unwrapped.game.result.payments, dtype=reward.dtype)
-        assert torch.equal(reward.sum(0), settlement), (reward.sum(0), settlement)
+    torchrl_hands("relay", "relay-norefund", 5)
 
 
 # ------------------------------------------------------------------ the tools

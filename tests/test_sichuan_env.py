@@ -17,6 +17,7 @@ from cnmahjong.envs.sichuan.game import SichuanGame
 from cnmahjong.envs.sichuan.heuristic import heuristic
 from cnmahjong.envs.sichuan.observation import CHANNELS, MONEY_SCALE, SHAPE, Encoder, encode, planes_to_float
 from cnmahjong.envs.sichuan.rules import RuleConfig
+from tests.leaving_seats import heuristic_of
 from tests.test_relay_ruleset import play_aec
 from tests.vector_parity import check_vector_parity
 
@@ -193,10 +194,6 @@ def test_pettingzoo_api_and_seed_tests():
 
     api_test(make_env("sichuan"), num_cycles=300)
     seed_test(lambda: make_env("sichuan"), num_cycles=300)
-
-
-def heuristic_of(rs):
-    return lambda obs, mask: rs.heuristic(obs, np.flatnonzero(mask).tolist())
 
 
 def test_a_winner_terminates_at_its_win_with_its_whole_settlement(sichuan):

@@ -99,6 +99,9 @@ def check_page(page: dict, table, rs) -> None:
         assert own["marked"] == [game.indicator] * game.hands[0][game.indicator]  # the 财神 in the hand
     elif rs.name == "relay":
         assert markers["out"][2] == (", ".join(map(str, game.out)) or "none")
+    elif rs.name == "sichuan":  # the voids once revealed, the winners who left, in order
+        assert ("voids" in markers) == (game.voids is not None)
+        assert markers.get("out", [None, None, ""])[2] == ", ".join(f"seat {s}" for s in game.out)
     # the legal actions: the hand's tiles that a click plays, the rest as buttons, nothing else
     legal = table.legal()
     assert set(page["enabled"]) == set(legal)
@@ -167,7 +170,8 @@ def play(browser, how: str, action: int) -> None:
 
 
 @pytest.mark.parametrize("rules, seed, size", [("mainstream", 3, (1280, 800)), ("classic", 11, (800, 900)),
-                                               ("hangzhou", 2, (1280, 800)), ("relay", 5, (800, 900))])
+                                               ("hangzhou", 2, (1280, 800)), ("relay", 5, (800, 900)),
+                                               ("sichuan", 4, (1280, 800))])
 def test_a_person_plays_a_whole_hand_and_the_page_shows_the_game(browser, rules, seed, size):
     from cnmahjong.training.server.seat import Table, serve
 
@@ -254,7 +258,7 @@ def test_make_demo_goes_on_without_a_browser_and_says_so(tmp_path, monkeypatch, 
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("rules", ["mainstream", "hangzhou"])
+@pytest.mark.parametrize("rules", ["mainstream", "hangzhou", "sichuan"])
 def test_a_seats_frames_show_no_other_seats_drawn_tile_before_the_end(rules):
     """The drawn tile set apart: seat 0's view of another seat's draw is a back (``tile`` None) until
     the hand is over; the full view names it, the tile of that seat's last draw."""
