@@ -285,8 +285,10 @@ class SichuanGame(engine.TableGame):
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(A.HU)
             if self.wall.remaining:
-                acts += [A.gang(t) for t in _KINDS if (h[t] == 4 and t // 9 != v)
-                         or (h[t] and any(m.kind == PENG and m.tiles[0] == t for m in self.melds[s]))]
+                kongs = {t for t in range(9 * v) if h[t] == 4} | {t for t in range(9 * v + 9, NUM_SUITED_KINDS)
+                                                                    if h[t] == 4}
+                kongs.update(m.tiles[0] for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]])
+                acts += [A.gang(t) for t in kongs]
             acts.sort()
         self._ask(DISCARD, {s: acts})
 

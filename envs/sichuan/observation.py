@@ -116,10 +116,14 @@ def _level(planes: int, n: int) -> bytes:
     return _LEVELS[planes][min(n, planes)]
 
 
+def _therm_row(row: bytes | bytearray, planes: int) -> bytes:
+    """The first ``planes`` thermometer planes of a count row (``translate`` in C)."""
+    return b"".join([row.translate(THERM[level]) for level in range(planes)])
+
+
 def _therm(tiles: list[int], planes: int) -> bytes:
-    """The first ``planes`` thermometer planes of a list of kinds (``translate`` in C)."""
-    row = _R.counts(tiles)
-    return b"".join(map(row.translate, THERM[:planes]))
+    """The first ``planes`` thermometer planes of a list of kinds."""
+    return _therm_row(_R.counts(tiles), planes)
 
 
 def _kinds(kinds: Any) -> bytes:
@@ -159,21 +163,37 @@ class Encoder:
         held = [0] * 4
         for e in game.ledger:
             held[e.owner] += e.amount
-        melds, kongs, hidden = [], [], []
-        for s in order:
+        void_rows, melds, kongs, hidden, rivers, recent, out, won, gains, losses, money = \
+            [], [], [], [], [], [], [], [], [], [], []
+        suit_void = _CHOICE[SUIT_LABELS]
+        out_kind = _CHOICE[OUT_LABELS]
+        for s in order:  # one pass over the seats, every per-seat group filled in relative order
+            void_rows.append(suit_void[UNKNOWN if voids is None else SUIT_LABELS[1 + voids[s]]])
+            row = bytearray(KINDS)
+            quads = bytearray(KINDS)
             face_down = 0
-            tiles: list[int] = []
-            quads = []
             for m in game.melds[s]:
                 if m.kind == ANGANG and s != seat and not show_angang:
                     face_down += 1
                     continue
-                tiles += m.tiles
+                for t in m.tiles:
+                    row[t] += 1
                 if len(m.tiles) == 4:
-                    quads.append(m.tiles[0])
-            melds.append(_therm(tiles, 4))
-            kongs.append(_kinds(quads))
-            hidden.append(_level(2, face_down))
+                    quads[m.tiles[0]] = 1
+            melds.append(_therm_row(row, 4))
+            kongs.append(bytes(quads))
+            hidden.append(_LEVELS[2][min(face_down, 2)])
+            river = game.rivers[s]
+            rivers.append(_therm(river, 4))
+            recent.append(b"".join([_R.onehot[t] for t in river[:-RECENT - 1:-1]])
+                          + _R.pad[RECENT - min(RECENT, len(river))])
+            w = wins.get(s)
+            out.append(out_kind[w["kind"] if w is not None else "in"])
+            won.append(_R.onehot[w["tile"]] if w is not None and w["tile"] is not None else _R.zero)
+            paid = game.payments[s]
+            gains.append(_money(paid if paid > 0 else 0, base))
+            losses.append(_money(-paid if paid < 0 else 0, base))
+            money.append(_money(held[s], base))
         threshold = game.threshold[seat]
         parts = [
             therm4(bytes(game.hands[seat])),
@@ -182,16 +202,7 @@ class Encoder:
             _therm(game.received[seat], 3),
             _choice(DIRECTION_LABELS, game.swap_direction or UNKNOWN),
             _level(3, len(own_picks)),
-            *(_choice(SUIT_LABELS, UNKNOWN if voids is None else SUIT_LABELS[1 + voids[s]]) for s in order),
-            *melds, *kongs, *hidden,
-            *(_therm(game.rivers[s], 4) for s in order),
-            *(b"".join(_R.onehot[t] for t in game.rivers[s][:-RECENT - 1:-1])
-              + _R.pad[RECENT - min(RECENT, len(game.rivers[s]))] for s in order),
-            *(_choice(OUT_LABELS, wins[s]["kind"] if s in wins else "in") for s in order),
-            *(_R.onehot[wins[s]["tile"]] if s in wins and wins[s]["tile"] is not None else _R.zero for s in order),
-            *(_money(max(game.payments[s], 0), base) for s in order),
-            *(_money(max(-game.payments[s], 0), base) for s in order),
-            *(_money(held[s], base) for s in order),
+            *void_rows, *melds, *kongs, *hidden, *rivers, *recent, *out, *won, *gains, *losses, *money,
             _R.ones if threshold is not None else _R.zero,
             _level(6, threshold or 0),
             _kinds(t for t in range(KINDS) if game.peng_lock[seat] >> t & 1),
@@ -202,7 +213,6 @@ class Encoder:
             _choice(PHASES, game.phase),
         ]
         return b"".join(parts)
-
 
 
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
