@@ -269,7 +269,7 @@ def test_another_seats_concealed_kong_stays_hidden_in_the_state(seat):
     assert seat.act(discard_9s)[0] == 200
     state = seat.state()
     assert state["frame"]["seats"][1]["melds"] == [{"kind": "angang", "tiles": [], "hidden": True}]
-    assert "seat 1: a concealed kong" in state["log"]
+    assert "seat 1 makes a concealed kong" in state["log"]
     assert not any("GANG" in line for line in state["log"]), state["log"]
 
 

@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 
+import numpy as np
 import pytest
 
 from cnmahjong.agents import GreedyAgent
@@ -222,3 +223,31 @@ def test_seat_view_hides_another_seats_concealed_kong():
     assert seen[2]["seats"][1]["melds"] == [{"kind": "angang", "tiles": [], "hidden": True}]
     full = hand_frames(g.events)["frames"]
     assert full[2]["action"] == [1, "GANG 1s"] and full[2]["seats"][1]["melds"][0]["tiles"] == [k("1s")] * 4
+
+
+@pytest.mark.parametrize("name", ["changsha", "hangzhou", "sichuan"])
+def test_a_declined_claim_leaves_no_trace_in_another_seats_view(name):
+    """The one seat filter (play page, viewer, bot events, worlds): while the hand is on, another
+    seat's PASS on a claim, a rob or a declaration (``DECLINE_PHASES``) is never shown; one's own
+    is, and the referee's log holds them all."""
+    from cnmahjong.envs.core.ruleset import get_ruleset
+    from cnmahjong.envs.core.seen import seat_events
+
+    rs = get_ruleset(name)
+    cls = rs.game
+    declined = own = 0
+    for seed in range(8):
+        game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(seed))
+        r = random.Random(seed)
+        while not game.done:
+            s = r.choice(game.to_act)
+            acts = game.legal_actions(s)
+            game.step(s, cls.ACTIONS.PASS if cls.ACTIONS.PASS in acts and r.random() < 0.8 else r.choice(acts))
+            for viewer in range(4):
+                for e in seat_events(game.events, 0, viewer, game.done)[0]:
+                    if e["type"] == "act" and e.get("action") == cls.ACTIONS.PASS and e["phase"] in cls.DECLINE_PHASES:
+                        assert e["seat"] == viewer or game.done, (viewer, e)
+                        own += 1
+        declined += sum(e["type"] == "act" and e["action"] == cls.ACTIONS.PASS and e["phase"] in cls.DECLINE_PHASES
+                        for e in game.events)
+    assert declined > 10 and own > 10

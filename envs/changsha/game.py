@@ -119,6 +119,7 @@ class ChangshaGame(TableGame):
     NO_HONOURS = "Changsha has no honour tiles (kinds 0..26 only)"
     SCENARIO_KEYS = ("dice",)
     PHASES = PHASES
+    DECLINE_PHASES = (OPENING, CLAIM, ROB, KONG_DISCARD, HAIDI_DISCARD)
     DICE_AHEAD = 2 * NUM_SUITED_KINDS + NUM_SEATS * len(OPENING_PATTERNS) * 2
     """Dice rolled in one hand at most: two per 开杠 (one kong per kind at most) and two birds per
     opening-win declaration (each seat declares each pattern at most once)."""

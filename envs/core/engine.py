@@ -115,6 +115,10 @@ class TableGame:
     SECRET_PHASES: ClassVar[tuple[str, ...]] = ()
     """Phases of blind windows whose picks the other seats never see as such (a swap's tiles):
     viewers, the play page and bot messages tell another seat's decision there as a hidden choice."""
+    DECLINE_PHASES: ClassVar[tuple[str, ...]] = ()
+    """Phases whose options are offered blind and may be declined (claims on a discard, robbing a
+    kong, declaring): another seat's PASS there is never shown, so a declined claim or HU leaves no
+    trace (it would tell that the seat was offered one)."""
     DICE_AHEAD: ClassVar[int] = 0
     """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 
@@ -274,10 +278,14 @@ class TableGame:
 
     @classmethod
     def seat_view(cls, e: dict[str, Any], viewer: int) -> dict[str, Any] | None:
-        """One of the ruleset's own events as seat ``viewer`` may see it while the hand is on (a
-        copy without what it may not see), or None when nothing of it may be seen. The default: its
-        own events are public. A ruleset whose event carries every seat's secret (a swap's tiles)
-        overrides this; the common events (draws, concealed kongs, the deal) are ``envs.core.seen``'s."""
+        """An event as seat ``viewer`` may see it while the hand is on (a copy without what it may
+        not see), or None when nothing of it may be seen. The default: another seat's PASS in a
+        ``DECLINE_PHASES`` window is not shown; the ruleset's own events are public. A ruleset whose
+        event carries every seat's secret (a swap's tiles) extends this; the common events (draws,
+        concealed kongs, the deal) are ``envs.core.seen``'s."""
+        if (e["type"] == "act" and e["seat"] != viewer and e.get("phase") in cls.DECLINE_PHASES
+                and e.get("action") == cls.ACTIONS.PASS):
+            return None
         return e
 
     def _more_picks(self, window: Window, seat: int) -> list[int]:

@@ -68,6 +68,7 @@ class HangzhouGame(engine.TableGame):
     WALL_SIZE = HONOURS_WALL_SIZE
     DEAL_KEYS = ("streak",)
     PHASES = PHASES
+    DECLINE_PHASES = (CLAIM,)
     """Every deal event records the dealer's streak level (§5)."""
 
     __slots__ = (

@@ -61,6 +61,7 @@ class SichuanGame(engine.TableGame):
     NO_HONOURS = "Sichuan mahjong has no honours (§1): tiles are the kinds 0-26 (1m..9p)"
     PHASES = PHASES
     SECRET_PHASES = (SWAP,)
+    DECLINE_PHASES = (CLAIM, ROB)
     MAX_TO_ACT = 4
     SCENARIO_KEYS = ("swap_direction",)
 
@@ -235,16 +236,14 @@ class SichuanGame(engine.TableGame):
     def seat_view(cls, e: dict[str, Any], viewer: int) -> dict[str, Any] | None:
         """The swap: a seat sees the tiles it gave and those it received (§9). A win: another
         seat's concealed tiles and itemised fan stay hidden unless ``reveal_winner_hand`` (the
-        event says ``revealed``). Another seat's PASS on a discard or a 补杠 is not shown at all:
-        a declined HU leaves no trace (§9)."""
-        if e["type"] == "act" and e["phase"] in (CLAIM, ROB) and e["action"] == A.PASS and e["seat"] != viewer:
-            return None
+        event says ``revealed``). Another seat's PASS on a discard or a 补杠 is not shown at all
+        (``DECLINE_PHASES``): a declined HU leaves no trace (§9)."""
         if e["type"] == "swap":
             giver = (viewer - OFFSET[e["direction"]]) % NUM_SEATS
             return {**e, "tiles": [t if s in (viewer, giver) else None for s, t in enumerate(e["tiles"])]}
         if e["type"] == "win" and e["seat"] != viewer and not e.get("revealed"):
             return {k: v for k, v in e.items() if k not in ("hand", "patterns", "fan")}
-        return e
+        return super().seat_view(e, viewer)
 
     # ------------------------------------------------------------ §2.2 定缺
     def _open_void_window(self) -> None:
