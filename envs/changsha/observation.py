@@ -261,16 +261,9 @@ class Encoder:
 
 
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """uint8 planes (``(..., 119, 27)``, WALL and STACKS holding counts, as ``VectorEnv``
-    gives them with ``obs_dtype=np.uint8``) as the float32 observation the AEC env gives,
-    bit for bit. ``out`` (float32, same shape) is written in place when given."""
-    if out is None:
-        out = np.empty(planes.shape, dtype=np.float32)
-    np.copyto(out, planes, casting="unsafe")
-    # float64 division then one rounding to float32, as ``value / 55.0`` in Python
-    out[..., WALL, :] = planes[..., WALL, :] / WALL_SCALE
-    out[..., STACKS, :] = planes[..., STACKS, :] / STACKS_SCALE
-    return out
+    """uint8 planes (fraction planes holding counts) as the float32 observation the AEC env gives,
+    bit for bit (``ChannelTable.to_float``); ``out`` (float32, same shape) is written when given."""
+    return CHANNELS.to_float(planes, out)
 
 
 def encode(game: ChangshaGame, seat: int) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cnmahjong.envs.changsha import actions as A
+from cnmahjong.envs.core.ruleset import meld_tiles
 from cnmahjong.envs.core.tiles import name
 
 
@@ -51,13 +52,8 @@ def action_tiles(game: Any, action: int) -> list[int]:
     t = offered[0] if len(offered) == 1 else None
     if t is not None and action in A.CHI_ACTIONS:
         return list(A.chi_run(action, t))
-    if t is not None and action == A.PENG:
-        return [t] * 3
-    if t is not None and action in (A.BUZHANG_CLAIM, A.KAIGANG_CLAIM):
-        return [t] * 4
-    if A.BUZHANG_SELF <= action < A.HU:
-        return [action - A.BUZHANG_SELF if action < A.KAIGANG_SELF else action - A.KAIGANG_SELF] * 4
-    return []
+    return meld_tiles(game, action, peng=A.PENG, claim_kongs=(A.BUZHANG_CLAIM, A.KAIGANG_CLAIM),
+                      own_kongs=range(A.BUZHANG_SELF, A.HU))
 
 
 def unit(config: Any) -> str:

@@ -133,14 +133,32 @@ class ChannelTable:
 
     groups: tuple[Group, ...]
     _at: dict[str, tuple[Group, int]] = field(init=False, repr=False, compare=False, hash=False)
+    _fractions: tuple[tuple[int, float], ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         at: dict[str, tuple[Group, int]] = {}
-        for (name, start, *_), group in zip(self.layout(), self.groups, strict=True):
+        fractions = []
+        for (name, start, planes, blocks, _), group in zip(self.layout(), self.groups, strict=True):
             if name in at:
                 raise ValueError(f"channel group {name} declared twice")
             at[name] = (group, start)
+            if group.value is Value.FRACTION:
+                fractions += [(start + b * planes, group.scale) for b in range(blocks)]
         object.__setattr__(self, "_at", at)
+        object.__setattr__(self, "_fractions", tuple(fractions))
+
+    def to_float(self, planes: Any, out: Any = None) -> Any:
+        """uint8 planes (``(..., channels, kinds)``, each fraction plane holding its count, as
+        ``VectorEnv`` gives them with ``obs_dtype=np.uint8``) as the float32 observation, bit for
+        bit the encoder's: a float64 division per fraction plane, rounded once to float32, as
+        ``count / scale`` in Python. ``out`` (float32, same shape) is written in place when given."""
+        if out is None:
+            out = planes.astype("float32")
+        else:
+            out[...] = planes
+        for row, scale in self._fractions:
+            out[..., row, :] = planes[..., row, :] / scale
+        return out
 
     def layout(self) -> tuple[LayoutRow, ...]:
         """(name, first channel, planes per block, blocks, value kind name) of every group: what a

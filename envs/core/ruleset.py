@@ -64,6 +64,21 @@ def _seat_stats(game: Any) -> list[dict[str, Any]]:
     return seat_stats(game.result)
 
 
+def meld_tiles(game: Any, action: int, *, peng: int, claim_kongs: tuple[int, ...], own_kongs: range) -> list[int]:
+    """The tiles a PENG button shows (three of the tile offered), a claimed kong's and an own kong's
+    (four): the part of ``TableView.action_tiles`` every ruleset shares. ``own_kongs``: the action
+    ids of the own kongs, blocks of one id per tile kind in kind order."""
+    offered = game.claim_tiles
+    t = offered[0] if len(offered) == 1 else None
+    if t is not None and action == peng:
+        return [t] * 3
+    if t is not None and action in claim_kongs:
+        return [t] * 4
+    if action in own_kongs:
+        return [(action - own_kongs.start) % game.NUM_KINDS] * 4
+    return []
+
+
 @dataclass(frozen=True)
 class TableView:
     """How the tools show a table of the ruleset: the ``ansi`` text, the replay viewer and the

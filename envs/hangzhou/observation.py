@@ -230,13 +230,9 @@ class Encoder:
 
 
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """uint8 planes (``(..., 145, 34)``, WALL holding the count) as the float32 observation the
-    AEC env gives, bit for bit. ``out`` (float32, same shape) is written in place when given."""
-    if out is None:
-        out = np.empty(planes.shape, dtype=np.float32)
-    np.copyto(out, planes, casting="unsafe")
-    out[..., WALL, :] = planes[..., WALL, :] / WALL_SCALE
-    return out
+    """uint8 planes (fraction planes holding counts) as the float32 observation the AEC env gives,
+    bit for bit (``ChannelTable.to_float``); ``out`` (float32, same shape) is written when given."""
+    return CHANNELS.to_float(planes, out)
 
 
 def encode(game: HangzhouGame, seat: int) -> np.ndarray:

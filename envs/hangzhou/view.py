@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cnmahjong.envs.core.ruleset import meld_tiles
 from cnmahjong.envs.core.tiles import name
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.patterns import chi_runs, natural_kind
@@ -40,13 +41,7 @@ def action_tiles(game: Any, action: int) -> list[int]:
     if t is not None and action in A.CHI_ACTIONS:  # the hand's tiles as the game takes them (白板 for the 财神's kind)
         run = next(((x, y) for b, x, y in chi_runs(game.indicator)[t] if b == action), None)
         return [] if run is None else sorted((*run, t), key=lambda x: natural_kind(x, game.indicator))
-    if t is not None and action == A.PENG:
-        return [t] * 3
-    if t is not None and action == A.GANG_CLAIM:
-        return [t] * 4
-    if A.GANG_SELF <= action < A.HU:
-        return [action - A.GANG_SELF] * 4
-    return []
+    return meld_tiles(game, action, peng=A.PENG, claim_kongs=(A.GANG_CLAIM,), own_kongs=range(A.GANG_SELF, A.HU))
 
 
 def event_text(e: dict[str, Any]) -> str | None:

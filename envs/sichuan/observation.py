@@ -91,10 +91,6 @@ NUM_CHANNELS = CHANNELS.size
 SHAPE = (NUM_CHANNELS, KINDS)
 
 _R = Rows(KINDS, max_count=MONEY_CLAMP)
-_FRACTION_ROWS = np.array([CHANNELS.start(g.name) + b for g in CHANNELS if g.value is Value.FRACTION
-                           for b in range(g.blocks)])
-_FRACTION_SCALES = np.array([g.scale for g in CHANNELS if g.value is Value.FRACTION
-                             for _ in range(g.blocks)], dtype=np.float64)[:, None]
 
 
 def _choices(labels: tuple[Any, ...]) -> dict[Any, bytes]:
@@ -216,13 +212,9 @@ class Encoder:
 
 
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """uint8 planes (``(..., NUM_CHANNELS, 27)``, fraction planes holding counts) as the float32
-    observation the AEC env gives, bit for bit. ``out`` is written in place when given."""
-    if out is None:
-        out = np.empty(planes.shape, dtype=np.float32)
-    np.copyto(out, planes, casting="unsafe")
-    out[..., _FRACTION_ROWS, :] = planes[..., _FRACTION_ROWS, :] / _FRACTION_SCALES
-    return out
+    """uint8 planes (fraction planes holding counts) as the float32 observation the AEC env gives,
+    bit for bit (``ChannelTable.to_float``); ``out`` (float32, same shape) is written when given."""
+    return CHANNELS.to_float(planes, out)
 
 
 def encode(game: SichuanGame, seat: int) -> np.ndarray:

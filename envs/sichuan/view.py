@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cnmahjong.envs.core.ruleset import meld_tiles
 from cnmahjong.envs.core.tiles import SUITS, name
 from cnmahjong.envs.sichuan import actions as A
 
@@ -60,15 +61,7 @@ def click_tile(game: Any, action: int) -> int | None:
 
 def action_tiles(game: Any, action: int) -> list[int]:
     """The tiles a claim or kong button shows: a PENG's three, a kong's four."""
-    offered = game.claim_tiles
-    t = offered[0] if len(offered) == 1 else None
-    if t is not None and action == A.PENG:
-        return [t] * 3
-    if t is not None and action == A.GANG_CLAIM:
-        return [t] * 4
-    if A.GANG_SELF <= action < A.HU:
-        return [action - A.GANG_SELF] * 4
-    return []
+    return meld_tiles(game, action, peng=A.PENG, claim_kongs=(A.GANG_CLAIM,), own_kongs=range(A.GANG_SELF, A.HU))
 
 
 def _transfers(e: dict[str, Any]) -> str:
