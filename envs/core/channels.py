@@ -133,17 +133,21 @@ class ChannelTable:
 
     groups: tuple[Group, ...]
     _at: dict[str, tuple[Group, int]] = field(init=False, repr=False, compare=False, hash=False)
-    _fractions: tuple[tuple[int, float], ...] = field(init=False, repr=False, compare=False, hash=False)
+    _fractions: tuple[tuple[int, int, float], ...] = field(init=False, repr=False, compare=False, hash=False)
+    """(first, stop, scale) of each run of fraction planes sharing a scale."""
 
     def __post_init__(self) -> None:
         at: dict[str, tuple[Group, int]] = {}
         fractions = []
-        for (name, start, planes, blocks, _), group in zip(self.layout(), self.groups, strict=True):
+        for (name, start, _planes, blocks, _), group in zip(self.layout(), self.groups, strict=True):
             if name in at:
                 raise ValueError(f"channel group {name} declared twice")
             at[name] = (group, start)
-            if group.value is Value.FRACTION:
-                fractions += [(start + b * planes, group.scale) for b in range(blocks)]
+            if group.value is Value.FRACTION:  # one plane a block: consecutive groups of one scale merge
+                if fractions and fractions[-1][1] == start and fractions[-1][2] == group.scale:
+                    fractions[-1] = (fractions[-1][0], start + blocks, group.scale)
+                else:
+                    fractions.append((start, start + blocks, group.scale))
         object.__setattr__(self, "_at", at)
         object.__setattr__(self, "_fractions", tuple(fractions))
 
@@ -156,8 +160,8 @@ class ChannelTable:
             out = planes.astype("float32")
         else:
             out[...] = planes
-        for row, scale in self._fractions:
-            out[..., row, :] = planes[..., row, :] / scale
+        for first, stop, scale in self._fractions:
+            out[..., first:stop, :] = planes[..., first:stop, :] / scale
         return out
 
     def layout(self) -> tuple[LayoutRow, ...]:

@@ -134,15 +134,61 @@ def _money(amount: int, base: int) -> bytes:
 
 
 class Encoder:
-    """The ``sc-v0`` encoder: every call reads the game afresh (no caches to keep in step)."""
+    """The ``sc-v0`` encoder. It keeps, per absolute seat, the rows of its melds and of its river
+    from the last call (a discard changes one river, a meld one seat's melds), keyed by what
+    determines them: a river only grows at its end or loses its last tile (a claim), so its length
+    and last tile name its content; melds only grow or turn a PENG into a kong, so their number and
+    tile count name them. The cache belongs to one hand's event log and is dropped for another."""
+
+    __slots__ = ("_events", "_rivers", "_melds")
+
+    def __init__(self) -> None:
+        self._events: list | None = None
+        self._rivers: list[tuple[Any, bytes, bytes]] = []
+        self._melds: list[tuple[Any, bytes, bytes, bytes]] = []
 
     def __call__(self, game: SichuanGame, seat: int) -> np.ndarray:
         """The float32 observation: the uint8 planes converted, money and wall planes divided."""
         raw = np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE)
         return planes_to_float(raw)
 
+    def _river(self, game: SichuanGame, s: int) -> tuple[bytes, bytes]:
+        """Seat ``s``'s RIVER and RECENT_DISCARDS rows."""
+        river = game.rivers[s]
+        key = (len(river), river[-1] if river else -1)
+        cached = self._rivers[s]
+        if cached[0] != key:
+            recent = b"".join([_R.onehot[t] for t in river[:-RECENT - 1:-1]]) + _R.pad[RECENT - min(RECENT, len(river))]
+            cached = self._rivers[s] = (key, _therm(river, 4), recent)
+        return cached[1], cached[2]
+
+    def _meld_rows(self, game: SichuanGame, s: int, seat: int) -> tuple[bytes, bytes, bytes]:
+        """Seat ``s``'s MELDS, KONGS and HIDDEN_KONGS rows as ``seat`` sees them."""
+        hide = s != seat and not game.config.reveal_angang_tile
+        melds = game.melds[s]
+        key = (len(melds), sum(game.melded[s]), hide)
+        cached = self._melds[s]
+        if cached[0] != key:
+            row = bytearray(KINDS)
+            quads = bytearray(KINDS)
+            face_down = 0
+            for m in melds:
+                if hide and m.kind == ANGANG:
+                    face_down += 1
+                    continue
+                for t in m.tiles:
+                    row[t] += 1
+                if len(m.tiles) == 4:
+                    quads[m.tiles[0]] = 1
+            cached = self._melds[s] = (key, _therm_row(row, 4), bytes(quads), _LEVELS[2][min(face_down, 2)])
+        return cached[1], cached[2], cached[3]
+
     def planes(self, game: SichuanGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
+        if self._events is not game.events:  # another hand: nothing cached holds
+            self._events = game.events
+            self._rivers = [(None, b"", b"")] * 4
+            self._melds = [(None, b"", b"", b"")] * 4
         order = SEAT_ORDER[seat]
         window = game._window
         own_picks = [a - A.SWAP for a in window.picks.get(seat, [])] if window is not None \
@@ -153,9 +199,8 @@ class Encoder:
         else:
             offered, actor = _R.zero, game.turn
         voids = game.voids
-        wins = {w["seat"]: w for w in game._wins}
+        wins = {w["seat"]: w for w in game._wins} if game._wins else {}
         base = game.config.base
-        show_angang = game.config.reveal_angang_tile
         held = [0] * 4
         for e in game.ledger:
             held[e.owner] += e.amount
@@ -165,24 +210,13 @@ class Encoder:
         out_kind = _CHOICE[OUT_LABELS]
         for s in order:  # one pass over the seats, every per-seat group filled in relative order
             void_rows.append(suit_void[UNKNOWN if voids is None else SUIT_LABELS[1 + voids[s]]])
-            row = bytearray(KINDS)
-            quads = bytearray(KINDS)
-            face_down = 0
-            for m in game.melds[s]:
-                if m.kind == ANGANG and s != seat and not show_angang:
-                    face_down += 1
-                    continue
-                for t in m.tiles:
-                    row[t] += 1
-                if len(m.tiles) == 4:
-                    quads[m.tiles[0]] = 1
-            melds.append(_therm_row(row, 4))
-            kongs.append(bytes(quads))
-            hidden.append(_LEVELS[2][min(face_down, 2)])
-            river = game.rivers[s]
-            rivers.append(_therm(river, 4))
-            recent.append(b"".join([_R.onehot[t] for t in river[:-RECENT - 1:-1]])
-                          + _R.pad[RECENT - min(RECENT, len(river))])
+            meld_row, kong_row, hidden_row = self._meld_rows(game, s, seat)
+            melds.append(meld_row)
+            kongs.append(kong_row)
+            hidden.append(hidden_row)
+            river_row, recent_row = self._river(game, s)
+            rivers.append(river_row)
+            recent.append(recent_row)
             w = wins.get(s)
             out.append(out_kind[w["kind"] if w is not None else "in"])
             won.append(_R.onehot[w["tile"]] if w is not None and w["tile"] is not None else _R.zero)
@@ -191,6 +225,7 @@ class Encoder:
             losses.append(_money(-paid if paid < 0 else 0, base))
             money.append(_money(held[s], base))
         threshold = game.threshold[seat]
+        lock = game.peng_lock[seat]
         parts = [
             therm4(bytes(game.hands[seat])),
             _R.onehot[drawn] if drawn is not None else _R.zero,
@@ -201,7 +236,7 @@ class Encoder:
             *void_rows, *melds, *kongs, *hidden, *rivers, *recent, *out, *won, *gains, *losses, *money,
             _R.ones if threshold is not None else _R.zero,
             _level(6, threshold or 0),
-            _kinds(t for t in range(KINDS) if game.peng_lock[seat] >> t & 1),
+            _kinds(t for t in range(KINDS) if lock >> t & 1) if lock else _R.zero,
             offered,
             _R.seat[(actor - seat) % 4],
             _R.seat[(game.dealer - seat) % 4],
