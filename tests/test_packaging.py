@@ -73,7 +73,7 @@ def test_configs_load_by_name_from_any_directory(tmp_path):
                   "print(names, load('selfplay_ppo')['algo'], load('configs/demo.yaml')['algo'], "
                   "load('tianshou_dqn.yaml')['algo'])", tmp_path)
     assert out == ("['changsha_strong', 'changsha_v2', 'demo', 'hangzhou_strong', 'ppo_maskable', 'rllib_ppo', "
-                   "'selfplay_ppo', 'tianshou_dqn'] "
+                   "'selfplay_ppo', 'sichuan_strong', 'tianshou_dqn'] "
                    "selfplay_ppo selfplay_ppo tianshou_dqn")
 
 

@@ -63,7 +63,7 @@ def test_arena_league_and_replay(sichuan):
     for deal in result.hands:
         for record in deal:
             rows = record["policies"]
-            assert sum(p["settlement"] for p in rows) == 0 and sum(p["kong_money"] for p in rows) == 0
+            assert sum(p["settlement"] for p in rows) == 0 and all(0 <= p["kongs"] <= 4 for p in rows)
     expert, greedy, *randoms = result.reports
     assert min(expert.rates["win_rate"], greedy.rates["win_rate"]) > max(r.rates["win_rate"] for r in randoms)
     league = League(policies=[], rules="sichuan", deals=2, seed=2)
@@ -162,7 +162,9 @@ def test_seat_tags_markers_and_statistics(sichuan):
     assert markers["out"]["text"] == ", ".join(f"seat {s}" for s in game.out)
     rows = stats.hand_stats(game)
     assert [r["settlement"] for r in rows] == list(game.result.payments)
-    assert sum(r["kong_money"] for r in rows) == 0
+    kongs = [sum(e["type"] == "meld" and e["seat"] == s and len(e["tiles"]) == 4 for e in game.events)
+             for s in range(4)]  # a 补杠's meld event is its kong (the PENG's had three tiles)
+    assert [r["kongs"] for r in rows] == kongs
     classes = game.result.extras["classes"]
     assert [r["huazhu"] for r in rows] == [int(classes.get(str(s)) == "huazhu") for s in range(4)]
 
