@@ -20,8 +20,8 @@ def test_ruleset_of_rules_names_the_game():
     assert ruleset_of_rules(RuleConfig()).name == "hangzhou"
     assert ruleset_of_rules({"liability": False}).name == "hangzhou"
     assert ruleset_of_rules({"bird_count": 1}).name == "changsha"
-    with pytest.raises(ValueError, match="sichuan"):
-        ruleset_of_rules("sichuan")
+    with pytest.raises(ValueError, match="guangdong"):
+        ruleset_of_rules("guangdong")
 
 
 def test_greedy_plays_legal_hangzhou_actions_and_beats_random():

@@ -92,7 +92,7 @@ checkpoint_every_updates: 1
     [({"algo": "dqn"}, "'algo' must be one of"),
      ({"algo": "maskable_ppo", "learning_rat": 0.1}, "unknown config keys \\['learning_rat'\\]"),
      ({"algo": "maskable_ppo", "n_envs": "two"}, "bad value 'two' for 'n_envs'"),
-     ({"algo": "maskable_ppo", "rules": "sichuan"}, "allowed \\['mainstream', 'classic', 'hangzhou'\\]"),
+     ({"algo": "maskable_ppo", "rules": "guangdong"}, "allowed \\['mainstream', 'classic', 'hangzhou', 'sichuan'\\]"),
      ({"algo": "maskable_ppo", "opponents": ["smart"]}, "bad opponent 'smart'"),
      ({"algo": "selfplay_ppo", "gamma": -1.0}, "bad value -1.0 for 'gamma': allowed 0 < x ≤ 1"),
      ({"algo": "selfplay_ppo", "progress_bar": True}, "unknown config keys")],

@@ -50,8 +50,11 @@ def _group(pgid: int) -> list[int]:
      b"playing ", False),  # one SIGINT from a script or a notebook: the tool's process only
 ], ids=["arena-ctrl-c", "league-one-sigint"])
 def test_one_sigint_stops_the_tool_and_its_workers(argv, started, to_group):
+    # started as a foreground program is: SIGINT at its default (a shell's background job, as a
+    # `make test &`, would hand it SIGINT ignored, and Python keeps that)
     proc = subprocess.Popen([sys.executable, "-m", *argv, "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err = bytearray()
 
     def read() -> None:
