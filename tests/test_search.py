@@ -95,3 +95,19 @@ def test_search_player_in_the_arena():
     for deal in result.hands:
         for record in deal:
             assert sum(p["settlement"] for p in record["policies"]) == 0
+
+
+@pytest.mark.parametrize("rules", ["mainstream", "sichuan"])
+def test_search_player_sits_at_the_play_page(rules):
+    """The play page's table hands a search opponent its seat's view (given only observations it would
+    raise, and the table would stall): whole hands play to the end with the search at seat 1."""
+    from cnmahjong.training.server.table import Table
+
+    table = Table(["search:rollouts=4", "greedy", "greedy"], rules, seed=2)
+    for _ in range(2):
+        while not table.game.done:
+            assert table.stalled is None
+            table.act(table.legal()[0])
+        assert table.stalled is None
+        table.new_hand()
+    assert table.policies[0].decisions > 0

@@ -18,6 +18,7 @@ from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import IllegalActionError
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, get_ruleset, ruleset_of_preset
 from cnmahjong.envs.core.seen import HIDDEN_CHOICE, seat_events
+from cnmahjong.envs.core.worlds import SeatView
 from cnmahjong.training.viewer.frames import event_text, hand_frames, snapshot
 from cnmahjong.training.viewer.html import replay_html
 
@@ -71,7 +72,8 @@ class Table:
                     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
                 else:
                     try:
-                        env.step(_decide(self.policies[seat - 1], obs, Where(f"probe {deal}", seat, env.game.events)))
+                        env.step(_decide(self.policies[seat - 1], obs, Where(f"probe {deal}", seat, env.game.events),
+                                         SeatView(env.game, seat)))
                     except Exception as e:  # noqa: BLE001 - any failure of a foreign policy is reported
                         raise ValueError(f"opponent {seat} ({self.names[seat - 1]}) cannot play {self.rules}: "
                                          f"{type(e).__name__}: {e}") from e
@@ -133,7 +135,7 @@ class Table:
                 break
             try:
                 where = Where(str(self.hands_dealt), seat, self.game.events)
-                env.step(_decide(self.policies[seat - 1], env.observe(agent), where))
+                env.step(_decide(self.policies[seat - 1], env.observe(agent), where, SeatView(self.game, seat)))
             except Exception as e:  # noqa: BLE001 - a foreign policy's failure is reported, not fatal
                 self.stalled = f"opponent seat {seat} ({self.names[seat - 1]}) failed: {type(e).__name__}: {e}"
                 break
@@ -166,9 +168,13 @@ class Table:
         return replay_html(hand_frames(self.game.events))
 
 
-def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray], where: Where) -> int:
+def _decide(policy: Callable[..., Any], obs: dict[str, np.ndarray], where: Where, view: SeatView) -> int:
     """A policy's action for ``obs`` as an int (the env refuses an illegal one); a policy that
-    reads where it sits (``decide``: a bot) is told the hand, its seat and the events."""
+    reads where it sits (``decide``: a bot) is told the hand, its seat and the events; one that
+    searches (``act_view``: the search player) gets its seat's view (legal actions, sampled worlds)."""
+    act_view = getattr(policy, "act_view", None)
+    if act_view is not None:
+        return int(act_view(view))
     decide = getattr(policy, "decide", None)
     if decide is not None:
         return int(decide(obs["observation"], obs["action_mask"], where))
