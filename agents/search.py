@@ -9,14 +9,17 @@ played by it), and keeps the action with the best mean settlement for its seat: 
 - The candidates share each round's worlds (paired comparisons: the luck of the draw cancels
   out), and the budget is spent by sequential halving: every candidate gets the first round's
   worlds, the better half the next round's, and so on.
-- The rollout policy's own choice in the real position is the default: another action replaces
-  it only when its paired mean beats the default's by more than ``margin`` standard errors (search
-  noise alone never makes it play worse than its rollout policy by much).
+- The default choice is the ``anchor``'s (by default the rollout policy's own choice in the real
+  position; ``anchor=pretrained`` a network's): another action replaces it only when its paired
+  mean beats the default's by more than ``margin`` standard errors (search noise alone never makes
+  it play worse than its anchor by much). An anchored search is a policy-improvement step on the
+  anchor: what ``cnmahjong.training.distill`` teaches a network back.
 - ``rollouts``: play-outs per decision (the budget; deterministic for a seed), ``ms``: an optional
   wall-clock cap per decision, checked after each world (one play-out per candidate, so a
   decision may overrun it by one world; timing then decides how much is searched, so choices
   stop being reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
-  or ``random``; ``margin``.
+  or ``random``; ``margin``; ``anchor``: ``greedy``, ``expert``, ``pretrained``, ``pretrained-NAME`` or
+  ``ckpt:PATH`` (a network reads its own encoder's planes of the seat's observation).
 
 It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
 play page hand it one (``act_view``). Given only an observation (``policy(obs, mask)``) it refuses.
@@ -34,10 +37,12 @@ import numpy as np
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": ""}
 """The default budget: 32 play-outs a decision, under a second on one core for both rulesets
 (``make bench``'s search rows measure it)."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
+ANCHORS = ("greedy", "expert", "pretrained")
+"""Whose choice the search keeps unless another is clearly better (besides ``pretrained-NAME``, ``ckpt:PATH``)."""
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -57,6 +62,11 @@ def parse_options(text: str) -> dict[str, Any]:
 
 
 def _option(key: str, value: str) -> Any:
+    if key == "anchor":
+        if value not in ANCHORS and not value.startswith(("pretrained-", "ckpt:")):
+            raise ValueError(f"search option anchor={value!r}: allowed {', '.join(ANCHORS)}, pretrained-NAME "
+                             f"or ckpt:PATH")
+        return value
     if key == "policy":
         if value not in ROLLOUT_POLICIES:
             raise ValueError(f"search option policy={value!r}: allowed {', '.join(ROLLOUT_POLICIES)}")
@@ -112,9 +122,15 @@ class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
-                 ms: int = 0, policy: str = "greedy", margin: float = 2.0) -> None:
+                 ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "") -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
         self.rollouts, self.ms, self.policy, self.margin = rollouts, ms, policy, margin
+        self.anchor = anchor
+        self._anchor: Any = None
+        if anchor:  # built now, so a checkpoint of other rules is refused before any deal
+            from cnmahjong.agents import make_policy
+
+            self._anchor = make_policy(anchor, ruleset=None if self.ruleset is None else self.ruleset.name)
         self._players: dict[str, Any] = {}
         self.reset(seed)
         self.decisions = 0
@@ -148,7 +164,7 @@ class SearchPolicy:
         seat = view.seat
         start = time.perf_counter()
         first = view.sample_world(rng)
-        default = play(first, seat, rng)
+        default = play(first, seat, rng) if self._anchor is None else self._anchored(first, seat, legal, view.ruleset)
         alive = list(legal)
         totals: dict[int, list[float]] = {a: [] for a in legal}  # per action, its settlement in each world
         budget = self.rollouts
@@ -174,6 +190,18 @@ class SearchPolicy:
                 alive = keep if default in keep else [*keep, default]
         self.played += sum(map(len, totals.values()))
         return self._choose(alive, totals, default)
+
+    def _anchored(self, world: Any, seat: int, legal: list[int], ruleset_name: str) -> int:
+        """The anchor's choice, on the seat's observation (the world shows the seat what the real game does)."""
+        rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
+        name = getattr(self._anchor, "encoder", None)
+        encoding = rs.encoding_named(name) if isinstance(name, str) else rs.encoding
+        mask = np.zeros(rs.num_actions, dtype=bool)
+        mask[legal] = True
+        choice = int(self._anchor(encoding.encoder()(world, seat), mask))
+        if choice not in legal:
+            raise ValueError(f"search anchor {self.anchor!r} chose {choice}, not legal here: {legal}")
+        return choice
 
     def _choose(self, alive: list[int], totals: dict[int, list[float]], default: int) -> int:
         """The best surviving action by mean, unless its paired gain over the default is within

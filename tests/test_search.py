@@ -23,7 +23,7 @@ def test_options_are_parsed_strictly():
     assert isinstance(p, SearchPolicy) and p.rollouts == DEFAULTS["rollouts"] and p.policy == "greedy"
     p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
     assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
-    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin"),
+    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor"),
                        ("search:rollouts=0", "rollouts='0': allowed an integer 1..1000000"),
                        ("search:rollouts=1.5", "rollouts='1.5'"), ("search:rollouts", "needs a value"),
                        ("search:policy=nn", "policy='nn': allowed greedy, expert, random"),
@@ -111,3 +111,35 @@ def test_search_player_sits_at_the_play_page(rules):
         assert table.stalled is None
         table.new_hand()
     assert table.policies[0].decisions > 0
+
+
+def test_an_anchored_search_keeps_its_anchors_choice_unless_another_is_clearly_better():
+    """``anchor=``: the default choice is the anchor's (a rule player or a network on its own
+    encoder), so with an unreachable margin the search plays exactly as its anchor; a bad anchor
+    is refused when the player is made."""
+    from cnmahjong.agents import ExpertAgent
+
+    rs = get_ruleset("changsha")
+    expert = ExpertAgent(ruleset="changsha")
+    cases = [c for cases in decision_positions("changsha", per_kind=1).values() for c in cases]
+    p = make_policy("search:anchor=expert,margin=1000,rollouts=4", seed=2, ruleset="changsha")
+    for game, seat in cases:
+        legal = game.legal_actions(seat)
+        assert p.act_view(SeatView(game, seat)) == expert(rs.encoder()(game, seat), _mask(rs, legal))
+    net = make_policy("search:anchor=pretrained,margin=1000,rollouts=4", seed=2, ruleset="changsha")
+    pretrained = make_policy("pretrained", ruleset="changsha")
+    for game, seat in cases:
+        legal = game.legal_actions(seat)
+        assert net.act_view(SeatView(game, seat)) == pretrained(rs.encoder()(game, seat), _mask(rs, legal))
+    with pytest.raises(ValueError, match="anchor='nn': allowed greedy, expert, pretrained"):
+        make_policy("search:anchor=nn", ruleset="changsha")
+    with pytest.raises(ValueError, match="does not exist"):
+        make_policy("search:anchor=ckpt:/nonexistent.pt", ruleset="changsha")
+    with pytest.raises(ValueError, match="the hangzhou rules need encoder"):
+        make_policy("search:anchor=pretrained-changsha", ruleset="hangzhou")
+
+
+def _mask(rs, legal):
+    m = np.zeros(rs.num_actions, dtype=bool)
+    m[legal] = True
+    return m

@@ -153,6 +153,7 @@ def policy_names(key: str, value: list[Any]) -> None:
 
 # -- the trainers ------------------------------------------------------------------------------
 SCHEMAS: dict[str, str] = {
+    "distill": "cnmahjong.training.distill",
     "maskable_ppo": "cnmahjong.training.maskable_ppo",
     "selfplay_ppo": "cnmahjong.training.selfplay_ppo",
     "rllib_ppo": "cnmahjong.training.rllib_ppo",

@@ -522,23 +522,25 @@ def _tensors(data: dict[str, np.ndarray], idx: torch.Tensor, device: str, to_flo
     return obs, torch.from_numpy(data["mask"][i]).to(device)
 
 
-def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], args: Args,
-              rng: np.random.Generator, device: str) -> dict[str, float]:
-    """Behaviour cloning: cross-entropy to the recorded actions, value regression to returns."""
+def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], epochs: int,
+              batch_size: int, vf_coef: float, max_grad_norm: float, rng: np.random.Generator,
+              device: str) -> dict[str, float]:
+    """Behaviour cloning: cross-entropy to the recorded actions, value regression to returns
+    (the imitation warm start here, and ``cnmahjong.training.distill``)."""
     act, ret = torch.from_numpy(data["act"]), torch.from_numpy(data["ret"])
     stats = {}
-    for _ in range(args.bc_epochs):
+    for _ in range(epochs):
         correct = total = 0
-        for mb in _minibatches(len(act), args.batch_size, rng):
+        for mb in _minibatches(len(act), batch_size, rng):
             obs, mask = _tensors(data, mb, device, encoding_of(net.encoder).to_float)
             logits, value = net(obs, mask)
             a = act[mb].to(device)
             ce = nn.functional.cross_entropy(logits, a)
             v_loss = 0.5 * ((value - ret[mb].to(device)) ** 2).mean()
-            loss = ce + args.vf_coef * v_loss
+            loss = ce + vf_coef * v_loss
             opt.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+            nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
             opt.step()
             correct += int((logits.argmax(-1) == a).sum())
             total += len(mb)
@@ -626,7 +628,8 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
             data = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "ret")}
             del parts
             bc_opt = torch.optim.Adam(net.parameters(), lr=args.bc_learning_rate, eps=1e-5)
-            stats = imitation(net, bc_opt, data, args, rng, device)
+            stats = imitation(net, bc_opt, data, args.bc_epochs, args.batch_size, args.vf_coef, args.max_grad_norm,
+                              rng, device)
             del data
             print(f"\nimitation: {stats}")
             log.write(json.dumps({"phase": "imitation", "decisions": collected, "minutes": (time.time() - start) / 60,
