@@ -355,3 +355,33 @@ def standard_shanten_honours(c: Sequence[int], melds: int = 0) -> int:
     b = bytes(c)
     rest = _pareto_pairs(_pareto_pairs(_suit_blocks(b[9:18]), _suit_blocks(b[18:27])), honour_blocks(b[27:34]))
     return _combine(_suit_blocks(b[0:9]), rest, melds)
+
+
+def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
+    """``standard_shanten_honours`` of counts over 34 kinds plus one tile of each kind (34 values;
+    9 where the kind is held four times): a player's 进张 in one pass. As ``_one_tile_changed``,
+    each group's change is combined with the other three groups' blocks, and a tile with no
+    neighbour to form a block with (an honour not held) leaves the shanten as it is."""
+    b = bytes(c)
+    keys = (b[0:9], b[9:18], b[18:27])
+    blocks = [_suit_blocks(k) for k in keys]
+    honours = b[27:34]
+    hon = honour_blocks(honours)
+    suits_12 = _pareto_pairs(blocks[1], blocks[2])
+    base = _combine(blocks[0], _pareto_pairs(suits_12, hon), melds)
+    out: list[int] = []
+    for j in range(3):
+        o1, o2 = (blocks[x] for x in range(3) if x != j)
+        out += _suit_changed(keys[j], _pareto_pairs(_pareto_pairs(o1, o2), hon), base, melds, +1)
+    suits = _pareto_pairs(blocks[0], suits_12)
+    key = bytearray(honours)
+    for h in range(7):
+        if key[h] == 0:
+            out.append(base)
+        elif key[h] >= 4:
+            out.append(9)
+        else:
+            key[h] += 1
+            out.append(_combine(honour_blocks(bytes(key)), suits, melds))
+            key[h] -= 1
+    return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from cnmahjong.envs.core.shapes import standard_shanten_honours
+from cnmahjong.envs.core.shapes import standard_shanten_honours, standard_shanten_honours_after_draw
 
 SUIT_LEN = 9
 HONOURS = 7
@@ -223,3 +223,24 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
         best = min(best, 6 - min(7, pairs + used + (w - used) // 2))
     # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
     return max(best, -1 if (sum(b) + w) % 3 == 2 else 0)
+
+
+def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
+    """``shanten`` of ``b`` plus one natural tile of each kind (34 values; 9 where the kind is held
+    four times), for a 3n+1 hand's 进张: one pass instead of 34 calls (the greedy players' tie-break)."""
+    standard = standard_shanten_honours_after_draw(b, melds)
+    floor = -1 if (sum(b) + 1 + w) % 3 == 2 else 0
+    if melds:
+        return [s if s == 9 else max(s - w, floor) for s in standard]
+    pairs = sum(x // 2 for x in b)
+    singles = b.translate(_ODD).count(1)
+    out = []
+    for k, s in enumerate(standard):
+        if s == 9:
+            out.append(9)
+            continue
+        odd = b[k] & 1
+        p, n1 = (pairs + 1, singles - 1) if odd else (pairs, singles + 1)
+        used = min(w, n1)
+        out.append(max(min(s - w, 6 - min(7, p + used + (w - used) // 2)), floor))
+    return out

@@ -14,7 +14,7 @@ from cnmahjong.envs.core import wild
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
-from cnmahjong.envs.hangzhou.patterns import chi_runs, natural
+from cnmahjong.envs.hangzhou.patterns import chi_runs, natural, natural_kind
 
 
 def wild_shanten(hand: list[int], indicator: int, melds: int) -> int:
@@ -58,19 +58,23 @@ def heuristic(obs: np.ndarray, legal: list[int]) -> int:
         return tied[0]
     unseen = decode_unseen(obs)
 
-    def improving(t: int) -> int:
-        """进张: unseen copies of the kinds whose draw would lower the shanten after discarding t."""
-        rest = after_removing(hand, t)
-        total = 0
-        for u in range(NUM_KINDS):
-            if unseen[u]:
-                rest[u] += 1
-                if wild_shanten(rest, k, n) < best:
-                    total += unseen[u]
-                rest[u] -= 1
-        return total
+    return max(tied, key=lambda t: (t != k, improving(after_removing(hand, t), k, n, best, unseen), t))
 
-    return max(tied, key=lambda t: (t != k, improving(t), t))
+
+def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> int:
+    """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
+    ``best``. One pass over the natural kinds (``wild.shanten_after_draw``): a drawn 财神 adds a
+    wildcard, a drawn 白板 the indicator's natural kind, any other tile its own."""
+    b, w = natural(rest, k)
+    after = wild.shanten_after_draw(b, w, n)
+    with_wild = wild.shanten(b, w + 1, n)
+    total = 0
+    for u in range(NUM_KINDS):
+        if unseen[u]:
+            s = with_wild if u == k else after[natural_kind(u, k)]
+            if s < best:
+                total += unseen[u]
+    return total
 
 
 def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int) -> int:
