@@ -9,8 +9,9 @@ played by it), and keeps the action with the best mean settlement for its seat: 
 - The candidates share each round's worlds (paired comparisons: the luck of the draw cancels
   out), and the budget is spent by sequential halving: every candidate gets the first round's
   worlds, the better half the next round's, and so on.
-- The default choice is the ``anchor``'s (by default the rollout policy's own choice in the real
-  position; ``anchor=pretrained`` a network's): another action replaces it only when its paired
+- The default choice is the ``anchor``'s (by default the ruleset's expert player, or the rollout
+  policy's own choice where a ruleset has no expert; ``anchor=pretrained`` a network's): another
+  action replaces it only when its paired
   mean beats the default's by more than ``margin`` standard errors (search noise alone never makes
   it play worse than its anchor by much). An anchored search is a policy-improvement step on the
   anchor: what ``cnmahjong.training.distill`` teaches a network back.
@@ -18,8 +19,9 @@ played by it), and keeps the action with the best mean settlement for its seat: 
   wall-clock cap per decision, checked after each world (one play-out per candidate, so a
   decision may overrun it by one world; timing then decides how much is searched, so choices
   stop being reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
-  or ``random``; ``margin``; ``anchor``: ``greedy``, ``expert``, ``pretrained``, ``pretrained-NAME`` or
-  ``ckpt:PATH`` (a network reads its own encoder's planes of the seat's observation).
+  or ``random``; ``margin``; ``anchor``: ``expert`` (default), ``greedy``, ``pretrained``,
+  ``pretrained-NAME``, ``ckpt:PATH`` (a network reads its own encoder's planes of the seat's
+  observation) or ``rollout`` (the rollout policy's choice).
 
 It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
 play page hand it one (``act_view``). Given only an observation (``policy(obs, mask)``) it refuses.
@@ -37,11 +39,11 @@ import numpy as np
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": ""}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": "expert"}
 """The default budget: 32 play-outs a decision, under a second on one core for both rulesets
 (``make bench``'s search rows measure it)."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
-ANCHORS = ("greedy", "expert", "pretrained")
+ANCHORS = ("expert", "greedy", "pretrained", "rollout")
 """Whose choice the search keeps unless another is clearly better (besides ``pretrained-NAME``, ``ckpt:PATH``)."""
 
 
@@ -122,20 +124,29 @@ class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
-                 ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "") -> None:
+                 ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "expert") -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
         self.rollouts, self.ms, self.policy, self.margin = rollouts, ms, policy, margin
         self.anchor = anchor
-        self._anchor: Any = None
-        if anchor:  # built now, so a checkpoint of other rules is refused before any deal
-            from cnmahjong.agents import make_policy
-
-            self._anchor = make_policy(anchor, ruleset=None if self.ruleset is None else self.ruleset.name)
+        self._anchors: dict[str, Any] = {}
         self._players: dict[str, Any] = {}
         self.reset(seed)
         self.decisions = 0
         self.played = 0
         """Play-outs made so far (``make bench`` reads it)."""
+        if self.ruleset is not None:  # built now, so a checkpoint of other rules is refused before any deal
+            self._anchor_of(self.ruleset.name)
+
+    def _anchor_of(self, ruleset_name: str) -> Any:
+        """The anchor policy for a ruleset; None: the rollout policy's choice (no anchor, or the
+        default ``expert`` where the ruleset has none)."""
+        if ruleset_name not in self._anchors:
+            from cnmahjong.agents import make_policy
+
+            rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
+            none = self.anchor == "rollout" or (self.anchor == "expert" and rs.expert is None)
+            self._anchors[ruleset_name] = None if none else make_policy(self.anchor, ruleset=rs.name)
+        return self._anchors[ruleset_name]
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(0 if seed is None else seed)
@@ -164,7 +175,8 @@ class SearchPolicy:
         seat = view.seat
         start = time.perf_counter()
         first = view.sample_world(rng)
-        default = play(first, seat, rng) if self._anchor is None else self._anchored(first, seat, legal, view.ruleset)
+        anchor = self._anchor_of(view.ruleset)
+        default = play(first, seat, rng) if anchor is None else self._anchored(anchor, first, seat, legal, view.ruleset)
         alive = list(legal)
         totals: dict[int, list[float]] = {a: [] for a in legal}  # per action, its settlement in each world
         budget = self.rollouts
@@ -191,14 +203,14 @@ class SearchPolicy:
         self.played += sum(map(len, totals.values()))
         return self._choose(alive, totals, default)
 
-    def _anchored(self, world: Any, seat: int, legal: list[int], ruleset_name: str) -> int:
+    def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int], ruleset_name: str) -> int:
         """The anchor's choice, on the seat's observation (the world shows the seat what the real game does)."""
         rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
-        name = getattr(self._anchor, "encoder", None)
+        name = getattr(anchor, "encoder", None)
         encoding = rs.encoding_named(name) if isinstance(name, str) else rs.encoding
         mask = np.zeros(rs.num_actions, dtype=bool)
         mask[legal] = True
-        choice = int(self._anchor(encoding.encoder()(world, seat), mask))
+        choice = int(anchor(encoding.encoder()(world, seat), mask))
         if choice not in legal:
             raise ValueError(f"search anchor {self.anchor!r} chose {choice}, not legal here: {legal}")
         return choice

@@ -131,7 +131,7 @@ def test_an_anchored_search_keeps_its_anchors_choice_unless_another_is_clearly_b
     for game, seat in cases:
         legal = game.legal_actions(seat)
         assert net.act_view(SeatView(game, seat)) == pretrained(rs.encoder()(game, seat), _mask(rs, legal))
-    with pytest.raises(ValueError, match="anchor='nn': allowed greedy, expert, pretrained"):
+    with pytest.raises(ValueError, match="anchor='nn': allowed expert, greedy, pretrained, rollout"):
         make_policy("search:anchor=nn", ruleset="changsha")
     with pytest.raises(ValueError, match="does not exist"):
         make_policy("search:anchor=ckpt:/nonexistent.pt", ruleset="changsha")
