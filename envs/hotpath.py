@@ -37,6 +37,7 @@ CORE_MODULES = (
     "cnmahjong.envs.core.result",
     "cnmahjong.envs.core.engine",
     "cnmahjong.envs.core.rewards",
+    "cnmahjong.envs.core.rollouts",
     "cnmahjong.envs.vector",
 )
 """The ruleset-neutral hot path; each shipped ruleset adds its own (below)."""

@@ -1,7 +1,9 @@
 """The bench's search rows (``make bench``, ``--search-only``): per ruleset, on one core, worlds
 sampled per second (``game.sample_world``), copies per second (``game.clone`` and, for scale,
 ``copy.deepcopy``), whole remaining hands played out per second by each rollout policy from
-mid-hand positions, and the search player's decisions per second at its default budget."""
+mid-hand positions, the search player's decisions per second at its default budget, and whole hands
+per second dealt and played out by the rollout primitive (``envs.core.rollouts``) with each built-in
+policy (rows beginning ``rollouts, random policy:``)."""
 
 from __future__ import annotations
 
@@ -74,6 +76,24 @@ def rollout_rate(rs: Ruleset, policy: str, seconds: float) -> float:
     return _rate(lambda g, s, i: play_out(g.sample_world(s, rng), play, rng), cases, seconds)
 
 
+ROLLOUT_TARGETS = {"random": 15_000, "first": 0, "greedy": 3_000}
+"""Whole hands per second per core of the rollout primitive (``envs.core.rollouts``), by policy."""
+
+
+def hands_rate(rs: Ruleset, policy: str, seconds: float) -> float:
+    """Whole hands per second dealt and played to the end by the rollout primitive's ``policy``."""
+    from cnmahjong.envs.core.rollouts import deal_and_play
+
+    hands = 0
+    start = time.perf_counter()
+    while True:
+        deal_and_play(rs, rs.default_rules, range(hands, hands + 16), policy, seed=hands)
+        hands += 16
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return hands / elapsed
+
+
 def search_rate(rs: Ruleset, seconds: float) -> float:
     """The search player's decisions per second at its default budget (positions with a choice)."""
     from cnmahjong.agents import make_policy
@@ -93,4 +113,6 @@ def search_measures(rs: Ruleset, seconds: float) -> list[tuple[tuple[str, ...], 
         *[((f"{t} rollouts (whole remaining hands), {p}",), lambda p=p: rollout_rate(rs, p, seconds), (0,))
           for p in ("greedy", "expert", "random")],
         ((f"{t} search decisions (default budget)",), lambda: search_rate(rs, max(seconds, 5.0)), (1,)),
+        *[((f"rollouts, {p} policy: {t} whole hands (envs.core.rollouts)",), lambda p=p: hands_rate(rs, p, seconds),
+           (target,)) for p, target in ROLLOUT_TARGETS.items()],
     ]

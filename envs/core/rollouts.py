@@ -1,0 +1,96 @@
+"""Rollouts: many hands, or the rest of many positions, played to the end in one call, every seat
+by a built-in policy, their settlements returned: the primitive a search player and an evaluator
+need (``agents.search`` plays its worlds out through here).
+
+A hot module: the build backend compiles it with the engine, so the loop runs in C and calls the
+compiled engine directly; the pure package runs the same source. Policies:
+
+- ``random``: a uniform legal action, ``legal[int(rng.random() * len(legal))]`` from one
+  ``random.Random(seed)`` per call, the games played in order (the same seed, the same play);
+- ``first``: the first (lowest) legal action;
+- ``greedy``: the ruleset's rule-based player on the seat's observation (an incremental encoder
+  per game).
+
+A decision with one legal action is played as the engine's ``play_forced`` plays it (no draw of
+the random policy), as the envs and the search do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from cnmahjong.envs.core.ruleset import get_ruleset
+from cnmahjong.envs.core.seats import NUM_SEATS
+
+POLICIES = ("random", "first", "greedy")
+
+
+def _chooser(name: str, seed: int) -> Callable[[Any, int, list[int]], int]:
+    """``choose(game, seat, legal) -> action`` of a built-in policy."""
+    if name == "random":
+        draw = random.Random(seed).random
+
+        def choose_random(game: Any, seat: int, legal: list[int]) -> int:
+            return legal[int(draw() * len(legal))]
+
+        return choose_random
+    if name == "first":
+        return lambda game, seat, legal: legal[0]
+    if name == "greedy":
+        encoders: dict[int, tuple[Any, Any, Any]] = {}
+
+        def choose_greedy(game: Any, seat: int, legal: list[int]) -> int:
+            found = encoders.get(id(game))
+            if found is None or found[0] is not game:
+                rs = get_ruleset(game.RULESET)
+                encoders.clear()  # the games are played one after another
+                found = encoders[id(game)] = (game, rs.encoder(), rs.heuristic)
+            return found[2](found[1](game, seat), legal)
+
+        return choose_greedy
+    raise ValueError(f"rollout policy {name!r} is unknown: allowed {', '.join(POLICIES)}")
+
+
+def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None:
+    """Play ``game`` to its end in place, every seat by ``choose`` (single choices played at once)."""
+    while True:
+        game.play_forced()
+        pending = game.pending
+        if not pending:
+            return
+        seat = next(iter(pending))
+        game.step(seat, choose(game, seat, list(pending[seat])))
+
+
+def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0) -> np.ndarray:
+    """Play every game of ``games`` to its end in place (each one's rest of the hand), every seat
+    by the built-in ``policy``; their settlements as an ``(len(games), 4)`` int64 array (row ``i``:
+    ``games[i].result.payments``). ``seed`` seeds the random policy. Games already over are left
+    as they are. Refused before any play: an unknown policy, or an entry that is not a game."""
+    choose = _chooser(policy, seed)
+    for i, game in enumerate(games):
+        if not hasattr(game, "pending") or not hasattr(game, "play_forced"):
+            raise TypeError(f"games[{i}] is {type(game).__name__}, not a game (a ruleset's TableGame)")
+    out = np.zeros((len(games), NUM_SEATS), dtype=np.int64)
+    for i, game in enumerate(games):
+        play_to_end(game, choose)
+        out[i] = game.result.payments
+    return out
+
+
+def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = "random", seed: int = 0) -> np.ndarray:
+    """Whole hands: deal one per seed (``ruleset.game(config, seed=s)``) and play each to its end,
+    as ``rollouts`` does; the settlements, one row per seed (``make bench``'s rollout rows)."""
+    rs = get_ruleset(ruleset)
+    config = rs.as_config(rules)
+    choose = _chooser(policy, seed)
+    out = np.zeros((len(seeds), NUM_SEATS), dtype=np.int64)
+    for i, s in enumerate(seeds):
+        game = rs.game(config, seed=s)
+        play_to_end(game, choose)
+        out[i] = game.result.payments
+    return out
