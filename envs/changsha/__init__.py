@@ -8,7 +8,7 @@ without PettingZoo installed.
 
 import contextlib
 
-HOT_MODULES = ('patterns', 'scoring', 'game', 'observation')
+HOT_MODULES = ('patterns', 'scoring', 'game', 'observation', 'heuristic', 'expert')
 """Its modules on the compiled hot path (``cnmahjong.envs.hotpath`` reads this, unimported)."""
 ACCELERATED = ('_planes',)
 """Compiled twins without a ``.py`` (``_planes``: ``cs-v0`` planes in C loops)."""

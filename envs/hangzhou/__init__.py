@@ -7,7 +7,7 @@
 
 import contextlib
 
-HOT_MODULES = ('patterns', 'scoring', 'game', 'observation')
+HOT_MODULES = ('patterns', 'scoring', 'game', 'observation', 'heuristic', 'expert')
 """Its modules on the compiled hot path (``cnmahjong.envs.hotpath`` reads this, unimported)."""
 
 with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
