@@ -21,7 +21,9 @@ played by it), and keeps the action with the best mean settlement for its seat: 
   stop being reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
   or ``random``; ``margin``; ``anchor``: ``expert`` (default), ``greedy``, ``pretrained``,
   ``pretrained-NAME``, ``ckpt:PATH`` (a network reads its own encoder's planes of the seat's
-  observation) or ``rollout`` (the rollout policy's choice).
+  observation) or ``rollout`` (the rollout policy's choice); ``top``: with a network anchor, only its
+  ``top`` most probable actions are candidates (0, the default: every legal action), so the budget
+  goes to the few that matter.
 
 It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
 play page hand it one (``act_view``). Given only an observation (``policy(obs, mask)``) it refuses.
@@ -39,7 +41,7 @@ import numpy as np
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": "expert"}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": "expert", "top": 0}
 """The default budget: 32 play-outs a decision, under a second on one core for both rulesets
 (``make bench``'s search rows measure it)."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
@@ -81,10 +83,10 @@ def _option(key: str, value: str) -> Any:
         if not math.isfinite(margin) or margin < 0:
             raise ValueError(f"search option margin={value!r}: allowed a number >= 0")
         return margin
-    low = 1 if key == "rollouts" else 0
+    low = 1 if key == "rollouts" else 0  # ms, top: 0 means none
     if not value.isdigit() or int(value) < low or int(value) > 1_000_000:
         raise ValueError(f"search option {key}={value!r}: allowed an integer {low}..1000000"
-                         + (" (0: no time cap)" if key == "ms" else ""))
+                         + (" (0: no time cap)" if key == "ms" else " (0: every legal action)" if key == "top" else ""))
     return int(value)
 
 
@@ -124,9 +126,10 @@ class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
-                 ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "expert") -> None:
+                 ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "expert",
+                 top: int = 0) -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
-        self.rollouts, self.ms, self.policy, self.margin = rollouts, ms, policy, margin
+        self.rollouts, self.ms, self.policy, self.margin, self.top = rollouts, ms, policy, margin, top
         self.anchor = anchor
         self._anchors: dict[str, Any] = {}
         self._players: dict[str, Any] = {}
@@ -176,8 +179,12 @@ class SearchPolicy:
         start = time.perf_counter()
         first = view.sample_world(rng)
         anchor = self._anchor_of(view.ruleset)
-        default = play(first, seat, rng) if anchor is None else self._anchored(anchor, first, seat, legal, view.ruleset)
-        alive = list(legal)
+        if anchor is None:
+            default, alive = play(first, seat, rng), list(legal)
+        else:
+            default, alive = self._anchored(anchor, first, seat, legal, view.ruleset)
+            if len(alive) == 1:  # nothing else worth a play-out
+                return default
         totals: dict[int, list[float]] = {a: [] for a in legal}  # per action, its settlement in each world
         budget = self.rollouts
         world = first
@@ -203,17 +210,23 @@ class SearchPolicy:
         self.played += sum(map(len, totals.values()))
         return self._choose(alive, totals, default)
 
-    def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int], ruleset_name: str) -> int:
-        """The anchor's choice, on the seat's observation (the world shows the seat what the real game does)."""
+    def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int], ruleset_name: str) -> tuple[int, list[int]]:
+        """The anchor's choice, on the seat's observation (the world shows the seat what the real
+        game does), and the candidates: with ``top`` and a network anchor its most probable actions."""
         rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
         name = getattr(anchor, "encoder", None)
         encoding = rs.encoding_named(name) if isinstance(name, str) else rs.encoding
         mask = np.zeros(rs.num_actions, dtype=bool)
         mask[legal] = True
-        choice = int(anchor(encoding.encoder()(world, seat), mask))
+        obs = encoding.encoder()(world, seat)
+        choice = int(anchor(obs, mask))
         if choice not in legal:
             raise ValueError(f"search anchor {self.anchor!r} chose {choice}, not legal here: {legal}")
-        return choice
+        ranked = getattr(anchor, "top_actions", None)
+        if not self.top or ranked is None:
+            return choice, list(legal)
+        best = [a for a, _ in ranked(obs[None], mask[None], self.top)[0]]
+        return choice, sorted({choice, *best})
 
     def _choose(self, alive: list[int], totals: dict[int, list[float]], default: int) -> int:
         """The best surviving action by mean, unless its paired gain over the default is within

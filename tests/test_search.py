@@ -23,7 +23,7 @@ def test_options_are_parsed_strictly():
     assert isinstance(p, SearchPolicy) and p.rollouts == DEFAULTS["rollouts"] and p.policy == "greedy"
     p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
     assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
-    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor"),
+    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top"),
                        ("search:rollouts=0", "rollouts='0': allowed an integer 1..1000000"),
                        ("search:rollouts=1.5", "rollouts='1.5'"), ("search:rollouts", "needs a value"),
                        ("search:policy=nn", "policy='nn': allowed greedy, expert, random"),
@@ -143,3 +143,19 @@ def _mask(rs, legal):
     m = np.zeros(rs.num_actions, dtype=bool)
     m[legal] = True
     return m
+
+
+def test_top_keeps_the_networks_most_probable_actions_as_the_only_candidates():
+    """``top=K`` with a network anchor: every play-out is of one of the anchor's K most probable
+    actions (the candidates are those and its choice), and ``top=0`` refuses nothing."""
+    rs = get_ruleset("changsha")
+    net = make_policy("pretrained", ruleset="changsha")
+    cases = [c for cases in decision_positions("changsha", per_kind=2).values() for c in cases]
+    p = make_policy("search:anchor=pretrained,top=2,rollouts=12", seed=1, ruleset="changsha")
+    for game, seat in cases:
+        legal = game.legal_actions(seat)
+        obs, mask = rs.encoder()(game, seat), _mask(rs, legal)
+        allowed = {a for a, _ in net.top_actions(obs[None], mask[None], 2)[0]}
+        assert p.act_view(SeatView(game, seat)) in allowed
+    with pytest.raises(ValueError, match=r"top='x': allowed an integer 0..1000000 \(0: every legal action\)"):
+        make_policy("search:top=x", ruleset="changsha")
