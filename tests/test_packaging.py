@@ -72,15 +72,15 @@ def test_configs_load_by_name_from_any_directory(tmp_path):
                   "names = sorted(shipped_configs())\n"
                   "print(names, load('selfplay_ppo')['algo'], load('configs/demo.yaml')['algo'], "
                   "load('tianshou_dqn.yaml')['algo'])", tmp_path)
-    assert out == ("['changsha_strong', 'changsha_v2', 'demo', 'hangzhou_strong', 'ppo_maskable', 'rllib_ppo', "
-                   "'selfplay_ppo', 'sichuan_strong', 'tianshou_dqn'] "
+    assert out == ("['changsha_distill', 'changsha_strong', 'changsha_v2', 'demo', 'hangzhou_distill', "
+                   "'hangzhou_strong', 'ppo_maskable', 'rllib_ppo', 'selfplay_ppo', 'sichuan_strong', 'tianshou_dqn'] "
                    "selfplay_ppo selfplay_ppo tianshou_dqn")
 
 
 def test_an_unknown_config_name_lists_the_shipped_ones(tmp_path):
     from cnmahjong.training.config import ConfigError, load
 
-    with pytest.raises(ConfigError, match="does not exist; the shipped configs are changsha_strong, changsha_v2, demo"):
+    with pytest.raises(ConfigError, match="does not exist; the shipped configs are changsha_distill, changsha_strong, changsha_v2, demo"):
         load("selfplay_ppo_typo")
     with pytest.raises(ConfigError, match="does not exist"):
         load(tmp_path / "nope" / "selfplay_ppo.yaml")  # a path of another folder is only a path

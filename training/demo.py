@@ -3,8 +3,10 @@
 1. plays a short league (duplicate round-robin) of the ruleset's shipped policies: random,
    greedy, expert and every shipped agent of the ruleset, with each one's rating and interval;
 2. evaluates the shipped agent (``make_policy("pretrained")``) against three
-   GreedyAgents and three ExpertAgents, with its 95% confidence intervals, and each other
-   ruleset's shipped agent against three ExpertAgents of its ruleset;
+   GreedyAgents and three ExpertAgents, with its 95% confidence intervals, the search player
+   (``SEARCH``: sampled worlds, anchored on the shipped agent, a small budget) in a short arena
+   against three GreedyAgents, and each other ruleset's shipped agent against three ExpertAgents
+   of its ruleset;
 3. trains self-play PPO on the vector env for a few minutes from scratch
    (``configs/demo.yaml``) and draws its learning curve: mean settlement per
    hand against random and greedy players versus learner decisions;
@@ -46,6 +48,8 @@ from cnmahjong.training.viewer.replay import write_replay
 
 RULESET = get_ruleset(DEFAULT_RULESET)
 """What the demo plays (the registry's default ruleset, its default preset)."""
+SEARCH = "search:anchor=pretrained,top=3,rollouts=16"
+"""The demo's search player: half the default budget, so its short arena takes about a minute."""
 
 
 def play_one_hand(policy_name: str, out: Path, seed: int = 7, ruleset: Ruleset = RULESET,
@@ -220,6 +224,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--league-deals", type=int, default=100, help="deals per pairing of the league")
     parser.add_argument("--other-deals", type=int, default=300,
                         help="arena deals of each other ruleset's shipped agent against its experts")
+    parser.add_argument("--search-deals", type=int, default=24,
+                        help="arena deals of the search player (at a small budget) against three GreedyAgents")
     parser.add_argument("--out", default="runs/demo", help="output folder")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -231,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
                for opp in ("greedy", "expert")]
     tables += [table for table, _ in results]
     unit = results[0][1]
+    if args.search_deals:  # the search player on sampled worlds, anchored on the shipped agent
+        tables.append(arena([SEARCH, "greedy", "greedy", "greedy"], args.search_deals, "search_vs_greedy", out,
+                            args.workers)[0])
     others = [rs for rs in rulesets() if rs is not RULESET and (SHIPPED / f"{rs.name}.pt").exists()]
     for rs in others:  # each other ruleset's shipped agent against its experts, and one of its hands
         tables.append(arena(["pretrained", "expert", "expert", "expert"], args.other_deals,
