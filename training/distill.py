@@ -24,6 +24,7 @@ the search player, in one readable file (CleanRL style).
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,15 +183,23 @@ def record(args: Args, log: Any) -> dict[str, np.ndarray]:
     have = 0
     seed = args.seed * 1_000_000
     per_chunk = args.hands_per_chunk
+    hands = 0
     while have < args.positions:
-        # a batch of chunks at a time: enough to keep every worker busy, few past the target
-        chunks = [(seed + i * per_chunk, per_chunk) for i in range(2 * args.num_workers)]
+        # one chunk per worker first; then, from the positions a hand gave so far, the chunks
+        # expected to reach the target (the workers live through a round: one start each)
+        if hands:
+            need = (args.positions - have) / (have / hands if have else 1.0) / per_chunk
+            n_chunks = max(args.num_workers, math.ceil(1.05 * need))
+        else:
+            n_chunks = args.num_workers
+        chunks = [(seed + i * per_chunk, per_chunk) for i in range(n_chunks)]
         seed += len(chunks) * per_chunk
         for part in ordered_map(_chunk, chunks, args.num_workers, _init, (args.rules, args.teacher)):
             parts.append(part)
             have += len(part["act"])
-        print(f"\rrecorded {have:,}/{args.positions:,} positions of {args.teacher} "
-              f"({(time.time() - start) / 60:.1f} min)", end="", flush=True)
+            hands += per_chunk
+            print(f"\rrecorded {have:,}/{args.positions:,} positions of {args.teacher} "
+                  f"({(time.time() - start) / 60:.1f} min)", end="", flush=True)
     print()
     data: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
     path.parent.mkdir(parents=True, exist_ok=True)
