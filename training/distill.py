@@ -283,7 +283,8 @@ def train(cfg: Any) -> Path:
         data = record(args, log)
         data = {**data, "ret": (data["ret"] / args.reward_scale).astype(np.float32)}
         hands = np.unique(data["hand"])
-        held = set(rng.choice(hands, size=int(round(args.holdout * len(hands))), replace=False).tolist())
+        n_held = max(1, round(args.holdout * len(hands))) if args.holdout and len(hands) > 1 else 0
+        held = set(rng.choice(hands, size=n_held, replace=False).tolist())
         out = np.isin(data["hand"], list(held))
         train_rows, test_rows = np.flatnonzero(~out), np.flatnonzero(out)
         to_float = encoding_of(net.encoder).to_float
