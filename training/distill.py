@@ -77,6 +77,7 @@ class Args:
     learning_rate: float = hp(3e-4, within=POSITIVE)
     batch_size: int = hp(512, within=AT_LEAST_1)
     vf_coef: float = hp(0.5, within=NON_NEGATIVE)
+    keep_coef: float = hp(0.0, within=NON_NEGATIVE)  # KL to init_checkpoint's policy: learn the differences only
     max_grad_norm: float = hp(0.5, within=POSITIVE)
     reward_scale: float = hp(10.0, within=POSITIVE)  # the value head learns settlement / reward_scale
     holdout: float = hp(0.1, within=Range(0, 0.5))  # share of the hands kept out to measure accuracy
@@ -294,7 +295,12 @@ def train(cfg: Any) -> Path:
         start = time.time()
         opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
         part = {k: data[k][train_rows] for k in ("obs", "mask", "act", "ret")}
-        stats = imitation(net, opt, part, args.epochs, args.batch_size, args.vf_coef, args.max_grad_norm, rng, "cpu")
+        keep = None
+        if args.keep_coef and args.init_checkpoint:
+            keep = load_checkpoint(args.init_checkpoint, "init_checkpoint", rs.encoder_name)
+            keep.eval()
+        stats = imitation(net, opt, part, args.epochs, args.batch_size, args.vf_coef, args.max_grad_norm, rng, "cpu",
+                          keep, args.keep_coef)
         net.eval()
         after = accuracy(net, data, test_rows, to_float)
         record_line = {"phase": "imitation", "positions": len(train_rows), "held_out": len(test_rows),

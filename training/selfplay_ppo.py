@@ -524,9 +524,11 @@ def _tensors(data: dict[str, np.ndarray], idx: torch.Tensor, device: str, to_flo
 
 def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.ndarray], epochs: int,
               batch_size: int, vf_coef: float, max_grad_norm: float, rng: np.random.Generator,
-              device: str) -> dict[str, float]:
+              device: str, keep: ActorCritic | None = None, keep_coef: float = 0.0) -> dict[str, float]:
     """Behaviour cloning: cross-entropy to the recorded actions, value regression to returns
-    (the imitation warm start here, and ``cnmahjong.training.distill``)."""
+    (the imitation warm start here, and ``cnmahjong.training.distill``). With ``keep`` (a frozen
+    network) and ``keep_coef`` > 0, plus ``keep_coef`` × KL(keep's policy ‖ the net's) over the
+    legal actions: a fine-tune that learns where the labels differ without drifting elsewhere."""
     act, ret = torch.from_numpy(data["act"]), torch.from_numpy(data["ret"])
     stats = {}
     for _ in range(epochs):
@@ -538,6 +540,13 @@ def imitation(net: ActorCritic, opt: torch.optim.Optimizer, data: dict[str, np.n
             ce = nn.functional.cross_entropy(logits, a)
             v_loss = 0.5 * ((value - ret[mb].to(device)) ** 2).mean()
             loss = ce + vf_coef * v_loss
+            if keep is not None and keep_coef:
+                with torch.no_grad():
+                    old = torch.log_softmax(keep(obs, mask)[0], dim=-1)
+                new = torch.log_softmax(logits, dim=-1)
+                legal = mask != 0
+                kl = torch.where(legal, old.exp() * (old - new), torch.zeros_like(new)).sum(-1).mean()
+                loss = loss + keep_coef * kl
             opt.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
