@@ -210,7 +210,8 @@ class SearchPolicy:
         self.played += sum(map(len, totals.values()))
         return self._choose(alive, totals, default)
 
-    def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int], ruleset_name: str) -> tuple[int, list[int]]:
+    def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int],
+                  ruleset_name: str) -> tuple[int, list[int]]:
         """The anchor's choice, on the seat's observation (the world shows the seat what the real
         game does), and the candidates: with ``top`` and a network anchor its most probable actions."""
         rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)

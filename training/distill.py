@@ -151,7 +151,8 @@ def record_hands(first: int, hands: int) -> dict[str, np.ndarray]:
         pay = game.result.payments
         returns += [pay[s] for s in seat_of[start:]]
     shape = (len(act), *rs.shape)
-    return {"obs": np.array(obs, dtype=np.uint8).reshape(shape), "mask": np.array(mask, dtype=bool).reshape(len(act), n_act),
+    return {"obs": np.array(obs, dtype=np.uint8).reshape(shape),
+            "mask": np.array(mask, dtype=bool).reshape(len(act), n_act),
             "act": np.array(act, dtype=np.int64), "ret": np.array(returns, dtype=np.float32),
             "hand": np.array(hand, dtype=np.int64)}
 
@@ -225,7 +226,8 @@ def load_positions(path: str | Path, encoder: str) -> dict[str, Any]:
         with np.load(path, allow_pickle=False) as f:
             raw = {k: f[k] for k in f.files}
     except Exception as e:  # noqa: BLE001 - any unreadable file is refused the same way
-        raise ValueError(f"positions file {str(path)!r} cannot be read as plain arrays ({type(e).__name__}: {e})") from None
+        raise ValueError(f"positions file {str(path)!r} cannot be read as plain arrays "
+                         f"({type(e).__name__}: {e})") from None
     missing = sorted({*FIELDS, *NAMES} - set(raw))
     if missing:
         raise ValueError(f"positions file {str(path)!r} lacks {missing}: expected {[*FIELDS, *NAMES]}")

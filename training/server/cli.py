@@ -47,7 +47,8 @@ def _seed(text: str) -> int:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--opponents", nargs=3, default=["greedy", "greedy", "greedy"], metavar="POLICY",
-                        help="seats 1-3: random, greedy, expert, search[:rollouts=N,...], pretrained, pretrained-NAME or ckpt:PATH")
+                        help="seats 1-3: random, greedy, expert, search[:rollouts=N,...], pretrained, "
+                             "pretrained-NAME or ckpt:PATH")
     parser.add_argument("--rules", default=get_ruleset(DEFAULT_RULESET).default_rules, choices=sorted(preset_names()),
                         help="a rule preset of any registered ruleset")
     parser.add_argument("--seed", type=_seed, default=None, help="deal seed stream, 0 or more (default: random)")
