@@ -187,11 +187,12 @@ def record(args: Args, log: Any) -> dict[str, np.ndarray]:
     per_chunk = args.hands_per_chunk
     hands = 0
     while have < args.positions:
-        # one chunk per worker first; then, from the positions a hand gave so far, the chunks
-        # expected to reach the target (the workers live through a round: one start each)
+        # one chunk per worker first; then, from the positions a hand gave so far, nine tenths of
+        # the chunks expected to reach the target (a round's workers start once; the rest, better
+        # estimated, in a short last round)
         if hands:
             need = (args.positions - have) / (have / hands if have else 1.0) / per_chunk
-            n_chunks = max(args.num_workers, math.ceil(1.05 * need))
+            n_chunks = max(args.num_workers, math.ceil(0.9 * need))
         else:
             n_chunks = args.num_workers
         chunks = [(seed + i * per_chunk, per_chunk) for i in range(n_chunks)]
