@@ -11,7 +11,7 @@ import pytest
 
 from cnmahjong.training.distill import _init, load_positions, record_hands, train
 
-TINY = {"algo": "distill", "rules": "mainstream", "teacher": "search:rollouts=2", "positions": 40, "num_workers": 2,
+TINY = {"algo": "distill", "rules": "mainstream", "teacher": "search:rollouts=2", "positions": 100, "num_workers": 2,
         "hands_per_chunk": 1, "arch": "mlp", "net_arch": [32], "epochs": 2, "holdout": 0.25}
 
 
@@ -21,7 +21,7 @@ def test_a_tiny_distillation_run_ends_with_a_loadable_checkpoint(tmp_path):
 
     final = train({**TINY, "run_dir": str(tmp_path)})
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
-    assert lines[0]["phase"] == "record" and lines[0]["positions"] >= 40
+    assert lines[0]["phase"] == "record" and lines[0]["positions"] >= 100
     assert lines[1]["phase"] == "imitation" and lines[1]["held_out"] > 0
     data = load_positions(tmp_path / "positions.npz", "cs-v0")
     assert data["teacher"] == "search:rollouts=2" and len(data["act"]) == lines[0]["positions"]
@@ -75,3 +75,52 @@ def test_bad_positions_files_are_refused_naming_the_field(tmp_path):
     path.write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="cannot be read"):
         load_positions(path, "cs-v0")
+
+
+def test_sigterm_stops_a_recording_and_its_workers(tmp_path):
+    """SIGTERM to ``cnmahjong-train`` while two workers record: the run stops (status 130, its
+    message) and no worker process is left running (they were orphaned before)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cfg = tmp_path / "d.yaml"
+    cfg.write_text(f"algo: distill\nrun_dir: {tmp_path / 'run'}\nrules: mainstream\nteacher: search\n"
+                   "positions: 100000\nnum_workers: 2\nhands_per_chunk: 1\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "cnmahjong.training.train", "--config", str(cfg)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def children() -> list[int]:
+        out = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout
+        return [int(x) for x in out.split()]
+
+    try:
+        deadline = time.monotonic() + 120
+        while len(children()) < 2 and time.monotonic() < deadline:  # the workers (and a resource tracker)
+            time.sleep(0.5)
+        workers = children()
+        assert len(workers) >= 2, proc.stderr.read()[-2000:] if proc.poll() is not None else "no workers"
+        time.sleep(2)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and "stopped" in err, err[-2000:]
+    deadline = time.monotonic() + 10
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        alive = [w for w in alive if os.path.exists(f"/proc/{w}") and "zombie" not in _state(w)]
+        time.sleep(0.2)
+    assert not alive, f"left running: {alive}"
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+            return next((line for line in f if line.startswith("State:")), "").lower()
+    except OSError:
+        return "zombie"

@@ -185,24 +185,22 @@ def record(args: Args, log: Any) -> dict[str, np.ndarray]:
     have = 0
     seed = args.seed * 1_000_000
     per_chunk = args.hands_per_chunk
-    hands = 0
     while have < args.positions:
-        # one chunk per worker first; then, from the positions a hand gave so far, nine tenths of
-        # the chunks expected to reach the target (a round's workers start once; the rest, better
-        # estimated, in a short last round)
-        if hands:
-            need = (args.positions - have) / (have / hands if have else 1.0) / per_chunk
-            n_chunks = max(args.num_workers, math.ceil(0.9 * need))
-        else:
-            n_chunks = args.num_workers
-        chunks = [(seed + i * per_chunk, per_chunk) for i in range(n_chunks)]
+        # chunks enough for one position a hand; the workers stop (ended by ``ordered_map``) as soon
+        # as the positions are in, so the run overshoots by the chunks in flight at most
+        chunks = [(seed + i * per_chunk, per_chunk) for i in range(math.ceil((args.positions - have) / per_chunk))]
         seed += len(chunks) * per_chunk
-        for part in ordered_map(_chunk, chunks, args.num_workers, _init, (args.rules, args.teacher)):
-            parts.append(part)
-            have += len(part["act"])
-            hands += per_chunk
-            print(f"\rrecorded {have:,}/{args.positions:,} positions of {args.teacher} "
-                  f"({(time.time() - start) / 60:.1f} min)", end="", flush=True)
+        results = ordered_map(_chunk, chunks, args.num_workers, _init, (args.rules, args.teacher))
+        try:
+            for part in results:
+                parts.append(part)
+                have += len(part["act"])
+                print(f"\rrecorded {have:,}/{args.positions:,} positions of {args.teacher} "
+                      f"({(time.time() - start) / 60:.1f} min)", end="", flush=True)
+                if have >= args.positions:
+                    break
+        finally:
+            results.close()
     print()
     data: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
     path.parent.mkdir(parents=True, exist_ok=True)

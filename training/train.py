@@ -17,9 +17,11 @@ import sys
 from pathlib import Path
 
 from cnmahjong.training.config import ConfigError, load, parse_override, trainer, validate
+from cnmahjong.training.sigterm import sigterm_as_interrupt
 
 
 def main(argv: list[str] | None = None) -> Path:
+    sigterm_as_interrupt()  # SIGTERM stops a run as Ctrl-C does: its worker processes are ended, not orphaned
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", required=True,
                         help="a shipped config's name (selfplay_ppo, ppo_maskable, ...) or a YAML file")
@@ -38,7 +40,12 @@ def main(argv: list[str] | None = None) -> Path:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     print(f"training {cfg['algo']} -> {run_dir}")
-    final = trainer(cfg["algo"]).train(cfg)
+    try:
+        final = trainer(cfg["algo"]).train(cfg)
+    except KeyboardInterrupt:
+        print("\nstopped: the run's workers are ended; checkpoints saved so far stay in the run folder",
+              file=sys.stderr)
+        raise SystemExit(130) from None
     print(f"saved {final}")
     return final
 
