@@ -93,8 +93,18 @@ def test_sigterm_stops_a_recording_and_its_workers(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def children() -> list[int]:
-        out = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout
-        return [int(x) for x in out.split()]
+        """The run's child processes, read from /proc (no pgrep needed)."""
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                if ppid == proc.pid:
+                    found.append(int(entry))
+        return found
 
     try:
         deadline = time.monotonic() + 120
