@@ -21,10 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from cnmahjong.envs.core.ruleset import get_ruleset
-from cnmahjong.envs.core.seats import NUM_SEATS
 
 POLICIES = ("random", "first", "greedy")
 
@@ -66,31 +63,33 @@ def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None
         game.step(seat, choose(game, seat, list(pending[seat])))
 
 
-def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0) -> np.ndarray:
+def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0) -> list[list[int]]:
     """Play every game of ``games`` to its end in place (each one's rest of the hand), every seat
-    by the built-in ``policy``; their settlements as an ``(len(games), 4)`` int64 array (row ``i``:
-    ``games[i].result.payments``). ``seed`` seeds the random policy. Games already over are left
-    as they are. Refused before any play: an unknown policy, or an entry that is not a game."""
+    by the built-in ``policy``; their settlements, one list of the four seats' payments per game
+    (``games[i].result.payments``; ``numpy.array`` of it is the ``(n, 4)`` table; the engine
+    imports no numpy). ``seed`` seeds the random policy. Games already over are left as they are.
+    Refused before any play: an unknown policy, or an entry that is not a game."""
     choose = _chooser(policy, seed)
     for i, game in enumerate(games):
         if not hasattr(game, "pending") or not hasattr(game, "play_forced"):
             raise TypeError(f"games[{i}] is {type(game).__name__}, not a game (a ruleset's TableGame)")
-    out = np.zeros((len(games), NUM_SEATS), dtype=np.int64)
-    for i, game in enumerate(games):
+    out = []
+    for game in games:
         play_to_end(game, choose)
-        out[i] = game.result.payments
+        out.append(list(game.result.payments))
     return out
 
 
-def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = "random", seed: int = 0) -> np.ndarray:
+def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = "random",
+                  seed: int = 0) -> list[list[int]]:
     """Whole hands: deal one per seed (``ruleset.game(config, seed=s)``) and play each to its end,
     as ``rollouts`` does; the settlements, one row per seed (``make bench``'s rollout rows)."""
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
     choose = _chooser(policy, seed)
-    out = np.zeros((len(seeds), NUM_SEATS), dtype=np.int64)
-    for i, s in enumerate(seeds):
+    out = []
+    for s in seeds:
         game = rs.game(config, seed=s)
         play_to_end(game, choose)
-        out[i] = game.result.payments
+        out.append(list(game.result.payments))
     return out
