@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from cnmahjong.envs.core.rollouts import play_to_end
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
@@ -112,13 +113,9 @@ def rollout_player(ruleset: Ruleset, name: str) -> Callable[[Any, int, np.random
 
 
 def play_out(game: Any, play: Callable[[Any, int, np.random.Generator], int], rng: np.random.Generator) -> Any:
-    """Play ``game`` to its end, every seat by ``play`` (single choices played at once); its result."""
-    while not game.done:
-        game.play_forced()
-        if game.done:
-            break
-        seat = game.to_act[0]
-        game.step(seat, play(game, seat, rng))
+    """Play ``game`` to its end, every seat by ``play`` (single choices played at once); its result.
+    The loop is the rollout primitive's (``envs.core.rollouts.play_to_end``)."""
+    play_to_end(game, lambda g, seat, legal: play(g, seat, rng))
     return game.result
 
 

@@ -116,6 +116,7 @@ def record_hands(first: int, hands: int) -> dict[str, np.ndarray]:
     """Play ``hands`` hands (seeds ``first`` ...), every seat by the worker's teacher; the positions
     with a choice, as ``FIELDS`` arrays (``hand``: the seed)."""
     from cnmahjong.agents import reset_policy
+    from cnmahjong.envs.core.rollouts import play_to_end
     from cnmahjong.envs.core.worlds import SeatView
 
     rs, config, teacher = _worker["rs"], _worker["config"], _worker["teacher"]
@@ -127,19 +128,13 @@ def record_hands(first: int, hands: int) -> dict[str, np.ndarray]:
         game = rs.game(config, seed=seed)
         encoder = rs.encoder()
         start = len(act)
-        while not game.done:
-            game.play_forced()
-            if game.done:
-                break
-            seat = game.to_act[0]
-            legal = game.legal_actions(seat)
-            if len(legal) == 1:
-                game.step(seat, legal[0])
-                continue
-            view = SeatView(game, seat)
+
+        def choose(game: Any, seat: int, legal: list[int], seed: int = seed, encoder: Any = encoder) -> int:
+            """The teacher's choice at a decision with a choice (``play_to_end`` plays the single
+            ones), recorded with the seat's planes and mask."""
             act_view = getattr(teacher, "act_view", None)
             if act_view is not None:
-                a = int(act_view(view))
+                a = int(act_view(SeatView(game, seat)))
             else:
                 a = int(teacher(encoder(game, seat), _mask(legal, n_act)))
             obs.append(np.frombuffer(encoder.planes(game, seat), dtype=np.uint8))
@@ -147,7 +142,9 @@ def record_hands(first: int, hands: int) -> dict[str, np.ndarray]:
             act.append(a)
             seat_of.append(seat)
             hand.append(seed)
-            game.step(seat, a)
+            return a
+
+        play_to_end(game, choose)
         pay = game.result.payments
         returns += [pay[s] for s in seat_of[start:]]
     shape = (len(act), *rs.shape)
