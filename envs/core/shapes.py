@@ -192,8 +192,32 @@ def kinds_mask(kinds: Sequence[int]) -> int:
 
 
 # ------------------------------------------------------------------ shanten
+Blocks = tuple[tuple[int, int, int], ...]
+"""A Pareto set of ways to cut tiles into blocks: (sets, partial sets, head 0/1) triples."""
+
+_BLOCK_SETS: list[Blocks] = []
+"""Every Pareto set met so far, by id: the caches below are keyed by these small ints, not by the
+sets themselves (hashing and comparing nested tuples was most of a cached lookup's cost)."""
+_BLOCK_IDS: dict[Blocks, int] = {}
+
+
+def _intern(blocks: Blocks) -> int:
+    """The id of a Pareto set (the same set, the same id; a bounded number of them exists)."""
+    i = _BLOCK_IDS.get(blocks)
+    if i is None:
+        i = _BLOCK_IDS[blocks] = len(_BLOCK_SETS)
+        _BLOCK_SETS.append(blocks)
+    return i
+
+
+def _pareto(found: set[tuple[int, int, int]]) -> Blocks:
+    """The triples of ``found`` that no other one beats in both sets and partials (same head)."""
+    return tuple(sorted(x for x in found
+                        if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found)))
+
+
 @lru_cache(maxsize=1 << 18)
-def _suit_blocks(key: bytes) -> tuple[tuple[int, int, int], ...]:
+def _suit_blocks(key: bytes) -> Blocks:
     """Pareto-best ways to cut one suit into blocks: (sets, partial sets, pair as head 0/1).
 
     A partial set (搭子) is a pair or two tiles one or two ranks apart. The lowest
@@ -226,9 +250,13 @@ def _suit_blocks(key: bytes) -> tuple[tuple[int, int, int], ...]:
         if j < SUIT_LEN and key[j]:
             take(0, 1, 0, i, j)
     take(0, 0, 0, i)  # tile i stays isolated
-    best = [x for x in found
-            if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found)]
-    return tuple(sorted(best))
+    return _pareto(found)
+
+
+@lru_cache(maxsize=1 << 18)
+def _suit_id(key: bytes) -> int:
+    """The interned id of ``_suit_blocks(key)``."""
+    return _intern(_suit_blocks(key))
 
 
 def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
@@ -238,7 +266,7 @@ def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
     the number of exposed sets. Any pair may be the head (false 将 included).
     """
     b = bytes(c)
-    return _combine(_suit_blocks(b[0:9]), _pareto_pairs(_suit_blocks(b[9:18]), _suit_blocks(b[18:27])), melds)
+    return _combine(_suit_id(b[0:9]), _pareto_pairs(_suit_id(b[9:18]), _suit_id(b[18:27])), melds)
 
 
 def standard_shanten_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
@@ -260,21 +288,18 @@ def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     suit instead of once per kind; a single tile with no other tile within two ranks forms no
     block, so adding or removing it leaves the shanten as it is."""
     b = bytes(c)
-    keys = [b[0:9], b[9:18], b[18:27]]
-    blocks = [_suit_blocks(k) for k in keys]
-    base = _combine(blocks[0], _pareto_pairs(blocks[1], blocks[2]), melds)
-    out: list[int] = []
-    for j in range(3):
-        o1, o2 = (blocks[x] for x in range(3) if x != j)
-        out += _suit_changed(keys[j], _pareto_pairs(o1, o2), base, melds, delta)
-    return out
+    k0, k1, k2 = b[0:9], b[9:18], b[18:27]
+    i0, i1, i2 = _suit_id(k0), _suit_id(k1), _suit_id(k2)
+    base = _combine(i0, _pareto_pairs(i1, i2), melds)
+    return [*_suit_changed(k0, _pareto_pairs(i1, i2), base, melds, delta),
+            *_suit_changed(k1, _pareto_pairs(i0, i2), base, melds, delta),
+            *_suit_changed(k2, _pareto_pairs(i0, i1), base, melds, delta)]
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_changed(suit: bytes, rest: tuple[tuple[int, int, int], ...], base: int, melds: int,
-                  delta: int) -> tuple[int, ...]:
+def _suit_changed(suit: bytes, rest: int, base: int, melds: int, delta: int) -> tuple[int, ...]:
     """``_one_tile_changed`` for the nine kinds of one suit, given the other suits' blocks
-    (cached: a player's candidate hands share most suits)."""
+    (``rest``, an id; cached: a player's candidate hands share most suits)."""
     key = bytearray(suit)
     held = sum(1 << r for r in range(SUIT_LEN) if key[r])
     out = [9] * SUIT_LEN
@@ -286,7 +311,7 @@ def _suit_changed(suit: bytes, rest: tuple[tuple[int, int, int], ...], base: int
             out[r] = base
             continue
         key[r] += delta
-        out[r] = _combine(_suit_blocks(bytes(key)), rest, melds)
+        out[r] = _combine(_suit_id(bytes(key)), rest, melds)
         key[r] -= delta
     return tuple(out)
 
@@ -296,20 +321,19 @@ _NEAR = [sum(1 << x for x in range(max(0, r - 2), min(SUIT_LEN, r + 3))) for r i
 
 
 @lru_cache(maxsize=1 << 16)
-def _pareto_pairs(o1: Sequence[tuple[int, int, int]], o2: Sequence[tuple[int, int, int]],
-                  ) -> tuple[tuple[int, int, int], ...]:
-    """Pareto-best (sets, partial sets, head) of two suits' blocks together."""
-    found = {(m1 + m2, t1 + t2, p1 + p2) for m1, t1, p1 in o1 for m2, t2, p2 in o2 if p1 + p2 <= 1}
-    return tuple(x for x in found
-                 if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found))
+def _pareto_pairs(one: int, two: int) -> int:
+    """The id of the Pareto-best (sets, partial sets, head) of two block sets (ids) together."""
+    found = {(m1 + m2, t1 + t2, p1 + p2) for m1, t1, p1 in _BLOCK_SETS[one] for m2, t2, p2 in _BLOCK_SETS[two]
+             if p1 + p2 <= 1}
+    return _intern(_pareto(found))
 
 
 @lru_cache(maxsize=1 << 16)
-def _combine(one: Sequence[tuple[int, int, int]], rest: Sequence[tuple[int, int, int]], melds: int) -> int:
-    """The standard shanten of one suit's blocks with the Pareto blocks of the other two."""
+def _combine(one: int, rest: int, melds: int) -> int:
+    """The standard shanten of one suit's blocks with the Pareto blocks of the other two (ids)."""
     best = 8
-    for m0, t0, p0 in one:
-        for m1, t1, p1 in rest:
+    for m0, t0, p0 in _BLOCK_SETS[one]:
+        for m1, t1, p1 in _BLOCK_SETS[rest]:
             p = p0 + p1
             if p > 1:
                 continue
@@ -337,24 +361,25 @@ _HONOUR_KIND_BLOCKS = {
 }
 """Blocks one honour kind held ``c`` times can give: no runs, so a triplet, a pair (as head or
 partial set) or nothing."""
+_HONOUR_KIND_IDS = {c: _intern(blocks) for c, blocks in _HONOUR_KIND_BLOCKS.items()}
 
 
 @lru_cache(maxsize=1 << 12)
-def honour_blocks(key: bytes) -> tuple[tuple[int, int, int], ...]:
-    """``_suit_blocks`` for the seven honours (counts as bytes): Pareto-best (sets, partial
-    sets, head) when honours form triplets and pairs only."""
-    acc: tuple[tuple[int, int, int], ...] = ((0, 0, 0),)
+def honour_blocks(key: bytes) -> int:
+    """``_suit_id`` for the seven honours (counts as bytes): the id of the Pareto-best (sets,
+    partial sets, head) when honours form triplets and pairs only."""
+    acc = _intern(((0, 0, 0),))
     for c in key:
         if c >= 2:
-            acc = _pareto_pairs(acc, _HONOUR_KIND_BLOCKS[c])
+            acc = _pareto_pairs(acc, _HONOUR_KIND_IDS[c])
     return acc
 
 
 def standard_shanten_honours(c: Sequence[int], melds: int = 0) -> int:
     """``standard_shanten`` of counts over 34 kinds (the honours 27–33 form no runs)."""
     b = bytes(c)
-    rest = _pareto_pairs(_pareto_pairs(_suit_blocks(b[9:18]), _suit_blocks(b[18:27])), honour_blocks(b[27:34]))
-    return _combine(_suit_blocks(b[0:9]), rest, melds)
+    rest = _pareto_pairs(_pareto_pairs(_suit_id(b[9:18]), _suit_id(b[18:27])), honour_blocks(b[27:34]))
+    return _combine(_suit_id(b[0:9]), rest, melds)
 
 
 def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> list[int]:
@@ -364,16 +389,15 @@ def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> lis
     neighbour to form a block with (an honour not held) leaves the shanten as it is."""
     b = bytes(c)
     keys = (b[0:9], b[9:18], b[18:27])
-    blocks = [_suit_blocks(k) for k in keys]
+    i0, i1, i2 = (_suit_id(k) for k in keys)
     honours = b[27:34]
     hon = honour_blocks(honours)
-    suits_12 = _pareto_pairs(blocks[1], blocks[2])
-    base = _combine(blocks[0], _pareto_pairs(suits_12, hon), melds)
-    out: list[int] = []
-    for j in range(3):
-        o1, o2 = (blocks[x] for x in range(3) if x != j)
-        out += _suit_changed(keys[j], _pareto_pairs(_pareto_pairs(o1, o2), hon), base, melds, +1)
-    suits = _pareto_pairs(blocks[0], suits_12)
+    suits_12 = _pareto_pairs(i1, i2)
+    base = _combine(i0, _pareto_pairs(suits_12, hon), melds)
+    out = [*_suit_changed(keys[0], _pareto_pairs(suits_12, hon), base, melds, +1),
+           *_suit_changed(keys[1], _pareto_pairs(_pareto_pairs(i0, i2), hon), base, melds, +1),
+           *_suit_changed(keys[2], _pareto_pairs(_pareto_pairs(i0, i1), hon), base, melds, +1)]
+    suits = _pareto_pairs(i0, suits_12)
     key = bytearray(honours)
     for h in range(7):
         if key[h] == 0:
