@@ -14,10 +14,10 @@ def test_rllib_ppo_iteration_keeps_every_settlement_and_saves_an_arena_policy(tm
     cfg.write_text(f"""
 algo: rllib_ppo
 run_dir: {tmp_path / 'run'}
-total_timesteps: 6000
+total_timesteps: 3000
 num_cpus: 2
 num_env_runners: 2
-train_batch_size: 6000
+train_batch_size: 3000
 batch_size: 1000
 n_epochs: 1
 net_arch: [32]
@@ -27,7 +27,7 @@ checkpoint_every_iterations: 1
     final = main(["--config", str(cfg)])
     log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
     hands = sum(r["num_episodes"] for r in log)
-    assert hands >= 50
+    assert hands >= 25
     # every seat's return as RLlib trains on it equals its settlement, hand by hand
     assert max(r["settlement_mismatch"] for r in log) < 1e-6
     assert max(r["zero_sum_error"] for r in log) < 1e-6

@@ -10,6 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
 from cnmahjong.envs.core.checks import bool_arg, int_arg
 from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
@@ -27,7 +32,7 @@ from cnmahjong.envs.core.shapes import (
     standard_shanten_after_draw,
     standard_wait_mask,
 )
-from cnmahjong.envs.core.tiles import JIANG_KINDS, NUM_SUITED_KINDS, format, tiles_arg, to_counts
+from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg, to_counts
 
 # The meld type (面子) and its kinds are the core's (``cnmahjong.envs.core.meld``, shared with
 # Hangzhou), imported here for this module's public API. Every kong is shown face up in Changsha
@@ -144,26 +149,44 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
     return _shanten_one_changed(c, melded, num_melds, -1)
 
 
+@cython.locals(num_melds=cython.int, delta=cython.int, k=cython.int, x=cython.int, pairs=cython.int,
+               n=cython.int, pp=cython.int, v=cython.int, non_jiang=cython.int, p=cython.p_uchar)
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
     out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(c, num_melds)
+    counts = bytes(c)
+    if len(counts) != NUM_SUITED_KINDS:  # read below through a C pointer in the compiled build
+        raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)}")
+    p = counts
     if num_melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
-        pairs = sum(x // 2 for x in c)
+        pairs = 0
         for k in range(NUM_SUITED_KINDS):
-            if 0 <= c[k] + delta <= 4:
-                p = pairs + (c[k] & 1 if delta > 0 else (c[k] & 1) - 1)
-                s = 6 - (p if p < 7 else 7)
-                if s < out[k]:
-                    out[k] = s
+            pairs += p[k] >> 1
+        for k in range(NUM_SUITED_KINDS):
+            x = p[k] + delta
+            if 0 <= x <= 4:
+                pp = pairs + (p[k] & 1 if delta > 0 else (p[k] & 1) - 1)
+                v = 6 - (pp if pp < 7 else 7)
+                if v < out[k]:
+                    out[k] = v
     if _all_jiang(melded):
-        n = sum(c) + delta
-        non_jiang = sum(c) - sum(c[k] for k in ALL_JIANG_KINDS) - (1 if n % 3 == 2 else 0)
+        n = non_jiang = 0
         for k in range(NUM_SUITED_KINDS):
-            if 0 <= c[k] + delta <= 4:
-                s = non_jiang + (0 if k in JIANG_KINDS else delta)
-                if s < out[k]:
-                    out[k] = s
+            n += p[k]
+            if not _JIANG_RANK[k]:
+                non_jiang += p[k]
+        non_jiang -= 1 if (n + delta) % 3 == 2 else 0
+        for k in range(NUM_SUITED_KINDS):
+            x = p[k] + delta
+            if 0 <= x <= 4:
+                v = non_jiang + (0 if _JIANG_RANK[k] else delta)
+                if v < out[k]:
+                    out[k] = v
     return out
+
+
+_JIANG_RANK = bytes(JIANG_KIND_MASK >> k & 1 for k in range(NUM_SUITED_KINDS))
+"""1 for the 将 kinds (rank 2, 5, 8), per kind."""
 
 
 def is_ready(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> bool:

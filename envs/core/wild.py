@@ -21,6 +21,11 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core.shapes import standard_shanten_honours, standard_shanten_honours_after_draw
 
 SUIT_LEN = 9
@@ -193,21 +198,36 @@ def standard_completions(b: bytes, w: int) -> int:
     return mask
 
 
+def _check_counts(b: bytes) -> None:
+    """``b`` must hold 34 counts: the compiled loops read it through a C pointer, which must
+    never run past its end."""
+    if len(b) != NUM_KINDS:
+        raise ValueError(f"natural counts must be {NUM_KINDS} bytes, got {len(b)}")
+
+
+@cython.locals(w=cython.int, k=cython.int, n_odd=cython.int, total=cython.int, x=cython.int,
+               mask=cython.longlong, p=cython.p_uchar)
 def seven_pairs_completions(b: bytes, w: int) -> int:
     """Kinds (bitmask) whose addition makes seven pairs of 13 concealed tiles ``b`` + ``w``."""
-    if sum(b) + w != 13:
-        return 0
-    odd = b.translate(_ODD)
-    n_odd = odd.count(1)
-    if n_odd - 1 > w:  # even pairing one odd kind leaves too many for the wildcards
+    _check_counts(b)
+    p = b
+    total = n_odd = 0
+    for k in range(NUM_KINDS):
+        x = p[k]
+        total += x
+        n_odd += x & 1
+    if total + w != 13 or n_odd - 1 > w:  # even pairing one odd kind leaves too many for the wildcards
         return 0
     mask = 0
     for k in range(NUM_KINDS):
-        if b[k] < 4 and n_odd + (-1 if odd[k] else 1) <= w:
-            mask |= 1 << k
+        x = p[k]
+        if x < 4 and n_odd + (-1 if x & 1 else 1) <= w:
+            mask |= cython.cast(cython.longlong, 1) << k
     return mask
 
 
+@cython.locals(w=cython.int, melds=cython.int, best=cython.int, pairs=cython.int, singles=cython.int,
+               used=cython.int, total=cython.int, k=cython.int, x=cython.int, p=cython.p_uchar)
 def shanten(b: bytes, w: int, melds: int = 0) -> int:
     """Shanten (向听数) of natural counts ``b`` (34 kinds) with ``w`` wildcards and ``melds``
     melds, over the standard form and (without melds) seven pairs: -1 complete, 0 ready.
@@ -215,32 +235,56 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     A heuristic for players, not a rule: each wildcard is taken to save one exchange (it completes
     a partial set, a pair or a single), which holds unless the hand has more wildcards than
     partial sets to use them on."""
+    _check_counts(b)
+    p = b
     best = standard_shanten_honours(b, melds) - w
+    total = pairs = singles = 0
+    for k in range(NUM_KINDS):
+        x = p[k]
+        total += x
+        pairs += x >> 1
+        singles += x & 1
     if not melds:
-        pairs = sum(x // 2 for x in b)
-        singles = b.translate(_ODD).count(1)
-        used = min(w, singles)
-        best = min(best, 6 - min(7, pairs + used + (w - used) // 2))
+        used = w if w < singles else singles
+        pairs += used + (w - used) // 2
+        if 6 - min(7, pairs) < best:
+            best = 6 - min(7, pairs)
     # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
-    return max(best, -1 if (sum(b) + w) % 3 == 2 else 0)
+    x = -1 if (total + w) % 3 == 2 else 0
+    return best if best > x else x
 
 
+@cython.locals(w=cython.int, melds=cython.int, floor=cython.int, pairs=cython.int, singles=cython.int,
+               used=cython.int, total=cython.int, k=cython.int, x=cython.int, s=cython.int, pp=cython.int,
+               n1=cython.int, v=cython.int, p=cython.p_uchar)
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` plus one natural tile of each kind (34 values; 9 where the kind is held
     four times), for a 3n+1 hand's 进张: one pass instead of 34 calls (the greedy players' tie-break)."""
+    _check_counts(b)
+    p = b
     standard = standard_shanten_honours_after_draw(b, melds)
-    floor = -1 if (sum(b) + 1 + w) % 3 == 2 else 0
-    if melds:
-        return [s if s == 9 else max(s - w, floor) for s in standard]
-    pairs = sum(x // 2 for x in b)
-    singles = b.translate(_ODD).count(1)
+    total = pairs = singles = 0
+    for k in range(NUM_KINDS):
+        x = p[k]
+        total += x
+        pairs += x >> 1
+        singles += x & 1
+    floor = -1 if (total + 1 + w) % 3 == 2 else 0
     out = []
-    for k, s in enumerate(standard):
+    for k in range(NUM_KINDS):
+        s = standard[k]
         if s == 9:
             out.append(9)
             continue
-        odd = b[k] & 1
-        p, n1 = (pairs + 1, singles - 1) if odd else (pairs, singles + 1)
-        used = min(w, n1)
-        out.append(max(min(s - w, 6 - min(7, p + used + (w - used) // 2)), floor))
+        v = s - w
+        if not melds:
+            if p[k] & 1:
+                pp, n1 = pairs + 1, singles - 1
+            else:
+                pp, n1 = pairs, singles + 1
+            used = w if w < n1 else n1
+            pp += used + (w - used) // 2
+            if 6 - min(7, pp) < v:
+                v = 6 - min(7, pp)
+        out.append(v if v > floor else floor)
     return out

@@ -1,0 +1,118 @@
+"""The typed hot path (Cython's pure-Python mode): the C declarations in the ``.py`` sources, the
+stand-ins that let those sources run where Cython is not installed, and the typed functions
+compiled against the same functions run as Python (without Cython) on random inputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cnmahjong.envs import hotpath
+from cnmahjong.envs.core import no_cython
+from tests.test_compiled import _require_compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+FALLBACK = """try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+"""
+
+
+def _source(module: str) -> Path:
+    parts = module.split(".")[1:]  # cnmahjong.envs.core.wild -> envs/core/wild.py
+    return ROOT.joinpath(*parts).with_suffix(".py")
+
+
+def _typed_sources() -> dict[str, str]:
+    found = {}
+    for module in hotpath.MODULES:
+        text = _source(module).read_text(encoding="utf-8")
+        if re.search(r"\bcython\.", text):
+            found[module] = text
+    return found
+
+
+def test_the_typed_modules_are_hot_and_fall_back_to_the_stand_ins():
+    """Declarations live only in compiled (hot) modules, each importing ``cython`` with the fallback."""
+    typed = _typed_sources()
+    assert {"cnmahjong.envs.core.wild", "cnmahjong.envs.changsha.patterns"} <= set(typed)
+    for module, text in typed.items():
+        assert FALLBACK in text, f"{module} uses cython.* without the fallback import"
+    outside = [p for p in (ROOT / "envs").rglob("*.py") if "cython." in p.read_text(encoding="utf-8")
+               and ".".join(("cnmahjong", *p.relative_to(ROOT).with_suffix("").parts)) not in typed
+               and p.name != "no_cython.py"]
+    assert not outside, f"C declarations in modules that are never compiled: {outside}"
+
+
+def test_the_stand_ins_cover_every_name_the_sources_use():
+    used = set()
+    for text in _typed_sources().values():
+        used |= set(re.findall(r"\bcython\.([A-Za-z_]+)", text))
+    missing = sorted(n for n in used if not hasattr(no_cython, n))
+    assert not missing, f"cnmahjong.envs.core.no_cython lacks {missing}"
+    assert no_cython.locals(k=no_cython.int)(len) is len  # declarations change nothing as Python
+    assert no_cython.cast(no_cython.longlong, 7) == 7
+
+
+PROBE = r"""
+import json, random, sys
+from cnmahjong.envs import hotpath
+from cnmahjong.envs.core import wild
+from cnmahjong.envs.changsha import patterns
+
+rng = random.Random(11)
+out = {"status": hotpath.status(), "cython": "cython" in sys.modules and sys.modules["cython"] is not None, "rows": []}
+for i in range(3000):
+    c = [0] * 34
+    for _ in range(rng.choice((1, 4, 7, 10, 13))):
+        k = rng.randrange(34)
+        if c[k] < 4:
+            c[k] += 1
+    b, w, m = bytes(c), rng.randrange(4), rng.randrange(3)
+    s27 = c[:27]
+    melded = [0] * 27
+    for _ in range(3 * rng.randrange(2)):
+        melded[rng.choice((1, 4, 7, 10, 3))] += 1
+    out["rows"].append([wild.shanten(b, w, m), wild.shanten_after_draw(b, w, m),
+                        wild.seven_pairs_completions(b, w),
+                        patterns.shanten_after_draw(s27, melded, m) if sum(s27) % 3 == 1 else None,
+                        patterns.shanten_after_discard(s27, melded, m) if sum(s27) % 3 == 2 else None])
+for bad in (bytes(33), bytes(35)):
+    try:
+        wild.shanten(bad, 0)
+        out["rows"].append("accepted")
+    except ValueError as e:
+        out["rows"].append(str(e))
+print(json.dumps(out))
+"""
+
+NO_CYTHON = "import sys; sys.modules['cython'] = None\n"
+"""Makes ``import cython`` fail, as in an install without Cython."""
+
+
+def _probe(pure: bool, without_cython: bool) -> dict:
+    env = dict(os.environ, CNMAHJONG_PURE="1" if pure else "0")
+    code = (NO_CYTHON if without_cython else "") + PROBE
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def test_typed_functions_compiled_equal_them_run_as_python_without_cython():
+    """3,000 random hands through every typed function: the compiled build against the sources run
+    as Python where ``import cython`` fails (the stand-ins), wrong lengths refused alike."""
+    _require_compiled()
+    plain = _probe(pure=True, without_cython=True)
+    compiled = _probe(pure=False, without_cython=False)
+    assert set(plain["status"].values()) == {"pure"} and not plain["cython"]
+    assert set(compiled["status"].values()) == {"compiled"}
+    assert plain["rows"] == compiled["rows"]
+    assert plain["rows"][-2:] == ["natural counts must be 34 bytes, got 33", "natural counts must be 34 bytes, got 35"]
