@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from cnmahjong.envs import hotpath
 from cnmahjong.envs.core import no_cython
 from tests.test_compiled import _require_compiled
