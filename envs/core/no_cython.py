@@ -31,6 +31,20 @@ p_uchar = bytes
 """``unsigned char *``: a pointer into a ``bytes``/``bytearray`` (the object itself as Python)."""
 
 
+def cfunc(function: Callable) -> Callable:
+    """``@cython.cfunc``: a C function (called from C only); a plain function as Python."""
+    return function
+
+
+inline = cfunc
+"""``@cython.inline``: the C function inlined; a plain function as Python."""
+
+
+def returns(type_: Any) -> Callable[[Callable], Callable]:
+    """``@cython.returns(type)``: a C function's return type; nothing as Python."""
+    return lambda function: function
+
+
 def cast(type_: Any, value: Any) -> Any:
     """``cython.cast(type, value)``: a C cast; the value itself as Python."""
     return value

@@ -198,26 +198,42 @@ def standard_completions(b: bytes, w: int) -> int:
     return mask
 
 
-def _check_counts(b: bytes) -> None:
-    """``b`` must hold 34 counts: the compiled loops read it through a C pointer, which must
-    never run past its end."""
+@cython.locals(k=cython.int, x=cython.int, total=cython.int, pairs=cython.int, singles=cython.int,
+               p=cython.p_uchar)
+def _tally(b: bytes) -> tuple[int, int, int]:
+    """(tiles, pairs, odd counts) of natural counts ``b``, after checking that it holds 34 counts:
+    the compiled loops read it through a C pointer, which must never run past its end."""
     if len(b) != NUM_KINDS:
         raise ValueError(f"natural counts must be {NUM_KINDS} bytes, got {len(b)}")
+    p = b
+    total = pairs = singles = 0
+    for k in range(NUM_KINDS):
+        x = p[k]
+        total += x
+        pairs += x >> 1
+        singles += x & 1
+    return total, pairs, singles
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(pairs=cython.int, singles=cython.int, w=cython.int, used=cython.int, n=cython.int)
+@cython.returns(cython.int)
+def _pairs_shanten(pairs: int, singles: int, w: int) -> int:
+    """Seven pairs' shanten with ``w`` wildcards: each pairs an odd count first, then each other."""
+    used = w if w < singles else singles
+    n = pairs + used + (w - used) // 2
+    return 6 - (n if n < 7 else 7)
 
 
 @cython.locals(w=cython.int, k=cython.int, n_odd=cython.int, total=cython.int, x=cython.int,
                mask=cython.longlong, p=cython.p_uchar)
 def seven_pairs_completions(b: bytes, w: int) -> int:
     """Kinds (bitmask) whose addition makes seven pairs of 13 concealed tiles ``b`` + ``w``."""
-    _check_counts(b)
-    p = b
-    total = n_odd = 0
-    for k in range(NUM_KINDS):
-        x = p[k]
-        total += x
-        n_odd += x & 1
+    total, _, n_odd = _tally(b)
     if total + w != 13 or n_odd - 1 > w:  # even pairing one odd kind leaves too many for the wildcards
         return 0
+    p = b
     mask = 0
     for k in range(NUM_KINDS):
         x = p[k]
@@ -227,7 +243,7 @@ def seven_pairs_completions(b: bytes, w: int) -> int:
 
 
 @cython.locals(w=cython.int, melds=cython.int, best=cython.int, pairs=cython.int, singles=cython.int,
-               used=cython.int, total=cython.int, k=cython.int, x=cython.int, p=cython.p_uchar)
+               total=cython.int, floor=cython.int)
 def shanten(b: bytes, w: int, melds: int = 0) -> int:
     """Shanten (向听数) of natural counts ``b`` (34 kinds) with ``w`` wildcards and ``melds``
     melds, over the standard form and (without melds) seven pairs: -1 complete, 0 ready.
@@ -235,40 +251,23 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     A heuristic for players, not a rule: each wildcard is taken to save one exchange (it completes
     a partial set, a pair or a single), which holds unless the hand has more wildcards than
     partial sets to use them on."""
-    _check_counts(b)
-    p = b
+    total, pairs, singles = _tally(b)
     best = standard_shanten_honours(b, melds) - w
-    total = pairs = singles = 0
-    for k in range(NUM_KINDS):
-        x = p[k]
-        total += x
-        pairs += x >> 1
-        singles += x & 1
     if not melds:
-        used = w if w < singles else singles
-        pairs += used + (w - used) // 2
-        if 6 - min(7, pairs) < best:
-            best = 6 - min(7, pairs)
+        best = min(best, _pairs_shanten(pairs, singles, w))
     # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
-    x = -1 if (total + w) % 3 == 2 else 0
-    return best if best > x else x
+    floor = -1 if (total + w) % 3 == 2 else 0
+    return best if best > floor else floor
 
 
 @cython.locals(w=cython.int, melds=cython.int, floor=cython.int, pairs=cython.int, singles=cython.int,
-               used=cython.int, total=cython.int, k=cython.int, x=cython.int, s=cython.int, pp=cython.int,
-               n1=cython.int, v=cython.int, p=cython.p_uchar)
+               total=cython.int, k=cython.int, s=cython.int, v=cython.int, p=cython.p_uchar)
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` plus one natural tile of each kind (34 values; 9 where the kind is held
     four times), for a 3n+1 hand's 进张: one pass instead of 34 calls (the greedy players' tie-break)."""
-    _check_counts(b)
+    total, pairs, singles = _tally(b)
     p = b
     standard = standard_shanten_honours_after_draw(b, melds)
-    total = pairs = singles = 0
-    for k in range(NUM_KINDS):
-        x = p[k]
-        total += x
-        pairs += x >> 1
-        singles += x & 1
     floor = -1 if (total + 1 + w) % 3 == 2 else 0
     out = []
     for k in range(NUM_KINDS):
@@ -277,14 +276,7 @@ def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
             out.append(9)
             continue
         v = s - w
-        if not melds:
-            if p[k] & 1:
-                pp, n1 = pairs + 1, singles - 1
-            else:
-                pp, n1 = pairs, singles + 1
-            used = w if w < n1 else n1
-            pp += used + (w - used) // 2
-            if 6 - min(7, pp) < v:
-                v = 6 - min(7, pp)
+        if not melds:  # the drawn tile pairs an odd count, or makes an even one odd
+            v = min(v, _pairs_shanten(pairs + 1, singles - 1, w) if p[k] & 1 else _pairs_shanten(pairs, singles + 1, w))
         out.append(v if v > floor else floor)
     return out
