@@ -107,3 +107,18 @@ def test_it_keeps_the_tile_a_visible_one_suit_collector_wants():
     assert all(danger[t] == 0 for t in range(9, 18))  # his void 条 can never win for him (D3); 1, 3 not ready
     assert heuristic(obs, legal) == nine_p  # greedy breaks the tie by the higher kind
     assert expert(obs, legal) == nine_s
+
+
+def test_greedy_and_expert_weigh_a_peng_that_leaves_only_void_tiles():
+    """D2: a seat holding void tiles may still PENG. Seat 1 (void 筒) holds 55m and eleven 筒: after
+    the PENG nothing outside its void would be left (sampled worlds of the search reach such hands);
+    both players answer with a legal action instead of failing on an empty count."""
+    hands = ["1234m6789m12345s5m", "55m11122233399p", "789s456p678p1122s", "2233m4477p3344s9s"]
+    g = SichuanGame.from_scenario(hands, filler_wall(hands, "", 40), config=NO_SWAP)
+    for seat, void in ((0, 2), (1, 2), (2, 0), (3, 1)):
+        g.step(seat, A.void(void))
+    g.step(0, A.discard(tiles_arg("5m")[0]))
+    assert g.to_act == [1] and A.PENG in g.legal_actions(1)
+    obs, legal = planes(g, 1), g.legal_actions(1)
+    assert heuristic(obs, legal) == A.PASS  # nothing to gain outside the void
+    assert expert(obs, legal) in legal

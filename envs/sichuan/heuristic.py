@@ -93,7 +93,9 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], void: int | None,
         return A.GANG_CLAIM
     if A.PENG in legal:
         rest = _without(hand, void, t, t)
-        after = min(shanten(_without(rest, void, u), n + 1) for u in range(KINDS) if rest[u])
+        # D2 lets a seat holding void tiles PENG: with nothing else left, its discard is a void
+        # tile and the hand outside the void gains nothing (``base``)
+        after = min((shanten(_without(rest, void, u), n + 1) for u in range(KINDS) if rest[u]), default=base)
         if after < base:
             return A.PENG
     return A.PASS
