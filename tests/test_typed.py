@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cnmahjong.envs import hotpath
 from cnmahjong.envs.core import no_cython
-from tests.test_compiled import _require_compiled
+from tests.test_compiled import _load_setup, _require_compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 FALLBACK = """try:
@@ -23,15 +23,11 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 """
 
 
-def _source(module: str) -> Path:
-    parts = module.split(".")[1:]  # cnmahjong.envs.core.wild -> envs/core/wild.py
-    return ROOT.joinpath(*parts).with_suffix(".py")
-
-
 def _typed_sources() -> dict[str, str]:
+    source_of = _load_setup().source_of
     found = {}
     for module in hotpath.MODULES:
-        text = _source(module).read_text(encoding="utf-8")
+        text = source_of(module, False).read_text(encoding="utf-8")
         if re.search(r"\bcython\.", text):
             found[module] = text
     return found

@@ -120,6 +120,7 @@ def record_hands(first: int, hands: int) -> dict[str, np.ndarray]:
     from cnmahjong.envs.core.worlds import SeatView
 
     rs, config, teacher = _worker["rs"], _worker["config"], _worker["teacher"]
+    act_view = getattr(teacher, "act_view", None)
     n_act = rs.num_actions
     obs, mask, act, seat_of, hand = [], [], [], [], []
     returns: list[float] = []
@@ -132,7 +133,6 @@ def record_hands(first: int, hands: int) -> dict[str, np.ndarray]:
         def choose(game: Any, seat: int, legal: list[int], seed: int = seed, encoder: Any = encoder) -> int:
             """The teacher's choice at a decision with a choice (``play_to_end`` plays the single
             ones), recorded with the seat's planes and mask."""
-            act_view = getattr(teacher, "act_view", None)
             if act_view is not None:
                 a = int(act_view(SeatView(game, seat)))
             else:

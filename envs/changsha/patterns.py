@@ -153,10 +153,10 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
                n=cython.int, pp=cython.int, v=cython.int, non_jiang=cython.int, p=cython.p_uchar)
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
-    out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(c, num_melds)
     counts = bytes(c)
     if len(counts) != NUM_SUITED_KINDS:  # read below through a C pointer in the compiled build
         raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)}")
+    out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(counts, num_melds)
     p = counts
     if num_melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
         pairs = 0
@@ -173,20 +173,16 @@ def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int
         n = non_jiang = 0
         for k in range(NUM_SUITED_KINDS):
             n += p[k]
-            if not _JIANG_RANK[k]:
+            if not JIANG_KIND_MASK >> k & 1:
                 non_jiang += p[k]
         non_jiang -= 1 if (n + delta) % 3 == 2 else 0
         for k in range(NUM_SUITED_KINDS):
             x = p[k] + delta
             if 0 <= x <= 4:
-                v = non_jiang + (0 if _JIANG_RANK[k] else delta)
+                v = non_jiang + (0 if JIANG_KIND_MASK >> k & 1 else delta)
                 if v < out[k]:
                     out[k] = v
     return out
-
-
-_JIANG_RANK = bytes(JIANG_KIND_MASK >> k & 1 for k in range(NUM_SUITED_KINDS))
-"""1 for the 将 kinds (rank 2, 5, 8), per kind."""
 
 
 def is_ready(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> bool:

@@ -290,8 +290,9 @@ def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     b = bytes(c)
     k0, k1, k2 = b[0:9], b[9:18], b[18:27]
     i0, i1, i2 = _suit_id(k0), _suit_id(k1), _suit_id(k2)
-    base = _combine(i0, _pareto_pairs(i1, i2), melds)
-    return [*_suit_changed(k0, _pareto_pairs(i1, i2), base, melds, delta),
+    rest0 = _pareto_pairs(i1, i2)
+    base = _combine(i0, rest0, melds)
+    return [*_suit_changed(k0, rest0, base, melds, delta),
             *_suit_changed(k1, _pareto_pairs(i0, i2), base, melds, delta),
             *_suit_changed(k2, _pareto_pairs(i0, i1), base, melds, delta)]
 
@@ -362,13 +363,15 @@ _HONOUR_KIND_BLOCKS = {
 """Blocks one honour kind held ``c`` times can give: no runs, so a triplet, a pair (as head or
 partial set) or nothing."""
 _HONOUR_KIND_IDS = {c: _intern(blocks) for c, blocks in _HONOUR_KIND_BLOCKS.items()}
+_NO_BLOCKS = _HONOUR_KIND_IDS[0]
+"""The id of ``((0, 0, 0),)``: no tiles, no blocks."""
 
 
 @lru_cache(maxsize=1 << 12)
 def honour_blocks(key: bytes) -> int:
     """``_suit_id`` for the seven honours (counts as bytes): the id of the Pareto-best (sets,
     partial sets, head) when honours form triplets and pairs only."""
-    acc = _intern(((0, 0, 0),))
+    acc = _NO_BLOCKS
     for c in key:
         if c >= 2:
             acc = _pareto_pairs(acc, _HONOUR_KIND_IDS[c])
@@ -393,8 +396,9 @@ def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> lis
     honours = b[27:34]
     hon = honour_blocks(honours)
     suits_12 = _pareto_pairs(i1, i2)
-    base = _combine(i0, _pareto_pairs(suits_12, hon), melds)
-    out = [*_suit_changed(keys[0], _pareto_pairs(suits_12, hon), base, melds, +1),
+    rest0 = _pareto_pairs(suits_12, hon)
+    base = _combine(i0, rest0, melds)
+    out = [*_suit_changed(keys[0], rest0, base, melds, +1),
            *_suit_changed(keys[1], _pareto_pairs(_pareto_pairs(i0, i2), hon), base, melds, +1),
            *_suit_changed(keys[2], _pareto_pairs(_pareto_pairs(i0, i1), hon), base, melds, +1)]
     suits = _pareto_pairs(i0, suits_12)
