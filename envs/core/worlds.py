@@ -26,8 +26,10 @@ events, every count) and everything it cannot see is drawn afresh from ``rng``:
   seat's hidden tiles), and the other seats' own bars (Changsha 漏胡, Hangzhou 失碰), which are
   kept for ``seat`` only.
 
-The draw conditions on the public tile counts, not on what the others' past play suggests
-(that they passed a claim, say): "consistent with the public record" means the tiles. Where a
+The draw conditions on the public tile counts and on the counts the rules make play reveal
+(Sichuan: a seat that discarded outside its void held none of it), not on what the others' past
+play suggests (that they passed a claim, say): "consistent with the public record" means the
+tiles. Bounds on a seat's hidden tiles are dealt exactly (``limited_deal``). Where a
 phase itself says another seat holds an option (Changsha: that seat's 海底 win or 开杠 draw
 options, its opening win), draws that cannot have it are redrawn (rejection), up to
 ``MAX_REDRAWS`` times.
@@ -43,6 +45,10 @@ A ruleset declares only what is hidden, with methods on its game class (all opti
   开杠 draw and 海底 tile, Hangzhou's indicator);
 - ``_world_shown(s)``: counts of seat ``s``'s concealed tiles that everybody sees (Changsha
   opening wins);
+- ``_world_limits(seat, s)``: what the record, as ``seat`` knows it, bounds in seat ``s``'s dealt
+  tiles (its unseen concealed tiles and face-down kongs): ``(kinds, lo, hi)`` triples
+  (``limited_deal.Limit``);
+- ``_world_kong_kinds(s)``: the kinds seat ``s``'s face-down kongs may be (default: any);
 - ``_world_forget(seat, rng)``: drop state that followed from the old hidden tiles and redraw
   the future randomness from ``rng``;
 - ``_world_offer(window, s)``: seat ``s``'s options in the open ``window`` with its new hand
@@ -51,8 +57,8 @@ A ruleset declares only what is hidden, with methods on its game class (all opti
   alone now; False when its drawn hand cannot be asked this (the tiles are redrawn); with
   ``last`` it must ask what the hand allows.
 
-Face-down kongs are the generic ``Meld.hidden``; the sampler redraws their kind uniformly among
-the kinds whose four copies are all unseen.
+Face-down kongs are the generic ``Meld.hidden``; the sampler redraws their kind among the kinds
+whose four copies are all unseen (uniformly, or weighted by the deals left when limits bind).
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ from dataclasses import is_dataclass, replace
 from typing import Any
 
 from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.limited_deal import Holder, deal
 from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.seen import seat_events
 from cnmahjong.envs.core.tiles import COPIES
@@ -191,23 +198,28 @@ def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
     return seat_events(game.events, 0, seat, game.done)[0]
 
 
+def _holders(game: Any, seat: int, others: list[int], sizes: dict[int, int]) -> list[Holder]:
+    """The other seats' hidden holdings with what the ruleset says the record bounds in them."""
+    limits, kong_kinds = _hook(game, "_world_limits"), _hook(game, "_world_kong_kinds")
+    return [Holder(s, sizes[s], tuple(len(m.tiles) for m in game.melds[s] if m.hidden),
+                   frozenset(kong_kinds(s)) if kong_kinds is not None else None,
+                   tuple(limits(seat, s)) if limits is not None else ()) for s in others]
+
+
 def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any) -> None:
-    """Deal the unseen tiles afresh: the other seats' face-down kongs, concealed hands (beside
-    their shown tiles) and the wall, from the sorted unseen multiset shuffled by ``rng``."""
-    counts = list(unseen)
+    """Deal the unseen tiles afresh: the other seats' face-down kongs and the concealed tiles of
+    seats the record bounds (``limited_deal``), then the other concealed hands (beside their shown
+    tiles) and the wall from the sorted rest shuffled by ``rng``."""
     shown = _hook(game, "_world_shown")
     others = [(seat + i) % NUM_SEATS for i in (1, 2, 3)]
-    for s in others:
-        if not any(m.hidden for m in game.melds[s]):
-            continue
+    hands = {s: bytearray(shown(s)) if shown is not None else bytearray(len(unseen)) for s in others}
+    sizes = {s: sum(game.hands[s]) - sum(hands[s]) for s in others}
+    dealt, kongs, counts = deal(list(unseen), _holders(game, seat, others, sizes), rng)
+    for s, kinds in kongs.items():
         melds = list(game.melds[s])
-        for i, m in enumerate(melds):
-            if m.hidden:
-                kinds = [k for k, n in enumerate(counts) if n >= len(m.tiles)]
-                k = kinds[int(rng.integers(len(kinds)))]
-                counts[k] -= len(m.tiles)
-                melds[i] = replace(m, tiles=(k,) * len(m.tiles))
-        melded = bytearray(len(counts))
+        hidden = iter(kinds)
+        melds = [replace(m, tiles=(next(hidden),) * len(m.tiles)) if m.hidden else m for m in melds]
+        melded = bytearray(len(unseen))
         for m in melds:
             for t in m.tiles:
                 melded[t] += 1
@@ -216,11 +228,14 @@ def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any) 
     tiles = [pool[i] for i in rng.permutation(len(pool)).tolist()]
     at = 0
     for s in others:
-        hand = bytearray(shown(s)) if shown is not None else bytearray(len(counts))
-        n = sum(game.hands[s]) - sum(hand)
-        for t in tiles[at:at + n]:
-            hand[t] += 1
-        at += n
+        hand = hands[s]
+        if s in dealt:
+            for t, n in enumerate(dealt[s]):
+                hand[t] += n
+        else:
+            for t in tiles[at:at + sizes[s]]:
+                hand[t] += 1
+            at += sizes[s]
         world.hands[s] = hand
     if len(tiles) - at != game.wall.remaining:
         raise AssertionError(f"{len(tiles)} unseen tiles for {at} in hands and {game.wall.remaining} in the wall: "

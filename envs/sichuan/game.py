@@ -25,9 +25,10 @@ from typing import Any
 
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, Window
+from cnmahjong.envs.core.limited_deal import Limit
 from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, Transfer
-from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
+from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS
 from cnmahjong.envs.core.wall import WALL_SIZE, Wall
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan import scoring
@@ -602,6 +603,56 @@ class SichuanGame(engine.TableGame):
         if w is not None and w.kind == ROB and w.payer == s:
             row[w.tiles[0]] = 1  # type: ignore[attr-defined]
         return row
+
+    def _world_limits(self, seat: int, s: int) -> list[Limit]:
+        """What the record, as ``seat`` knows it, bounds in seat ``s``'s dealt tiles. D1: after a
+        discard outside his void he held none of it, so now at most his draws since, less the void
+        tiles he has discarded since. D3: a winner holds none. §9, 换三张: the receiver of
+        ``seat``'s three tiles still holds them, less the copies he has shown since (discards,
+        melds, a 补杠 tile on offer); a face-down kong counts as held (limits cover it)."""
+        out: list[Limit] = []
+        if self.voids is not None:
+            v = self.voids[s]
+            cap = 0 if s in self.out else self._void_cap(s, v)
+            if cap is not None:
+                out.append((frozenset(range(9 * v, 9 * v + 9)), 0, cap))
+        if self.swap_direction is not None and s == (seat + OFFSET[self.swap_direction]) % NUM_SEATS:
+            left = [0] * NUM_SUITED_KINDS
+            for t in self.passed[seat]:
+                left[t] += 1
+            for e in self.events:
+                if e["type"] == "discard" and e["seat"] == s:
+                    left[e["tile"]] -= 1
+            for m in self.melds[s]:
+                if not m.hidden:
+                    left[m.tiles[0]] -= len(m.tiles) - (m.from_seat is not None)
+            for t, n in enumerate(self._world_shown(s)):
+                left[t] -= n
+            out += [(frozenset((t,)), n, COPIES) for t, n in enumerate(left) if n > 0]
+        return out
+
+    def _void_cap(self, s: int, v: int) -> int | None:
+        """D1's bound on seat ``s``'s void tiles now: his draws since his last discard outside the
+        void ``v`` less the void tiles he discarded since; None before any such discard."""
+        draws = void_out = 0
+        for e in reversed(self.events):
+            kind = e["type"]
+            if kind == "void":
+                return None
+            if kind == "draw" and e["seat"] == s:
+                draws += 1
+            elif kind == "discard" and e["seat"] == s:
+                if e["tile"] // 9 != v:
+                    return draws - void_out
+                void_out += 1
+        return None
+
+    def _world_kong_kinds(self, s: int) -> range | list[int]:
+        """D2: nobody kongs a tile of his void suit."""
+        if self.voids is None:
+            return range(NUM_SUITED_KINDS)
+        v = self.voids[s]
+        return [t for t in range(NUM_SUITED_KINDS) if t // 9 != v]
 
     def _world_forget(self, seat: int, rng: Any) -> None:
         """What followed from the others' old hands or is private to them: their 过胡 thresholds,
