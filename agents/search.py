@@ -25,7 +25,9 @@ played by it), and keeps the action with the best mean settlement for its seat: 
   ``pretrained-NAME``, ``ckpt:PATH`` (a network reads its own encoder's planes of the seat's
   observation) or ``rollout`` (the rollout policy's choice); ``top``: with a network anchor, only its
   ``top`` most probable actions are candidates (0, the default: every legal action), so the budget
-  goes to the few that matter.
+  goes to the few that matter; ``confirm``: before replacing the default, play it and the best
+  action in this many fresh worlds and replace it only if they confirm the gain (0, the default:
+  decide on the worlds that chose the best, whose luck favours it: the winner's curse).
 
 It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
 play page hand it one (``act_view``). Given only an observation (``policy(obs, mask)``) it refuses.
@@ -44,7 +46,7 @@ from cnmahjong.envs.core.rollouts import play_to_end
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": None, "margin": 2.0, "anchor": "expert", "top": 0}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": None, "margin": 2.0, "anchor": "expert", "top": 0, "confirm": 0}
 """The default budget: 32 play-outs a decision, under a second on one core (``make bench``'s search
 rows measure it); ``policy`` None: the ruleset's ``Players.search_rollouts``."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
@@ -86,10 +88,11 @@ def _option(key: str, value: str) -> Any:
         if not math.isfinite(margin) or margin < 0:
             raise ValueError(f"search option margin={value!r}: allowed a number >= 0")
         return margin
-    low = 1 if key == "rollouts" else 0  # ms, top: 0 means none
+    low = 1 if key == "rollouts" else 0  # ms, top, confirm: 0 means none
     if not value.isdigit() or int(value) < low or int(value) > 1_000_000:
         raise ValueError(f"search option {key}={value!r}: allowed an integer {low}..1000000"
-                         + (" (0: no time cap)" if key == "ms" else " (0: every legal action)" if key == "top" else ""))
+                         + {"ms": " (0: no time cap)", "top": " (0: every legal action)",
+                            "confirm": " (0: no fresh worlds)"}.get(key, ""))
     return int(value)
 
 
@@ -126,9 +129,10 @@ class SearchPolicy:
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
                  ms: int = 0, policy: str | None = None, margin: float = 2.0, anchor: str = "expert",
-                 top: int = 0) -> None:
+                 top: int = 0, confirm: int = 0) -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
         self.rollouts, self.ms, self.policy, self.margin, self.top = rollouts, ms, policy, margin, top
+        self.confirm = confirm
         self.anchor = anchor
         self._anchors: dict[str, Any] = {}
         self._players: dict[str, Any] = {}
@@ -212,7 +216,18 @@ class SearchPolicy:
                 keep = alive[:max(2, len(alive) // 2)]
                 alive = keep if default in keep else [*keep, default]
         self.played += sum(map(len, totals.values()))
-        return self._choose(alive, totals, default)
+        choice = self._choose(alive, totals, default)
+        if choice == default or not self.confirm:
+            return choice
+        fresh: dict[int, list[float]] = {default: [], choice: []}
+        for _ in range(self.confirm):
+            world = view.sample_world(rng)
+            for a in fresh:
+                g = world.clone()
+                g.step(seat, a)
+                fresh[a].append(play_out(g, play, rng).payments[seat])
+        self.played += 2 * self.confirm
+        return self._choose([default, choice], fresh, default)
 
     def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int],
                   ruleset_name: str) -> tuple[int, list[int]]:

@@ -27,7 +27,7 @@ def test_options_are_parsed_strictly():
     assert make_policy("search:policy=greedy", ruleset="sichuan").rollout_policy("sichuan") == "greedy"
     p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
     assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
-    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top"),
+    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top, confirm"),
                        ("search:rollouts=0", "rollouts='0': allowed an integer 1..1000000"),
                        ("search:rollouts=1.5", "rollouts='1.5'"), ("search:rollouts", "needs a value"),
                        ("search:policy=nn", "policy='nn': allowed greedy, expert, random"),
@@ -141,6 +141,30 @@ def test_an_anchored_search_keeps_its_anchors_choice_unless_another_is_clearly_b
         make_policy("search:anchor=ckpt:/nonexistent.pt", ruleset="changsha")
     with pytest.raises(ValueError, match="the hangzhou rules need encoder"):
         make_policy("search:anchor=pretrained-changsha", ruleset="hangzhou")
+
+
+def test_confirm_replaces_the_anchors_choice_only_when_fresh_worlds_agree():
+    """``confirm=N``: the same search up to its choice, then N fresh worlds judge the best against
+    the anchor's choice: it plays the unconfirmed search's override or the anchor's choice, never a
+    third action, and some overrides that the choosing worlds favoured do not survive."""
+    from cnmahjong.agents import ExpertAgent
+
+    rs = get_ruleset("changsha")
+    expert = ExpertAgent(ruleset="changsha")
+    cases = [c for cases in decision_positions("changsha", per_kind=6).values() for c in cases]
+    overrides = kept = 0
+    for i, (game, seat) in enumerate(cases):
+        legal = game.legal_actions(seat)
+        anchor = expert(rs.encoder()(game, seat), _mask(rs, legal))
+        loose = make_policy("search:rollouts=12,margin=0", seed=i, ruleset="changsha")
+        checked = make_policy("search:rollouts=12,margin=0,confirm=12", seed=i, ruleset="changsha")
+        first, second = loose.act_view(SeatView(game, seat)), checked.act_view(SeatView(game, seat))
+        assert second in (first, anchor)
+        if first != anchor:
+            overrides += 1
+            kept += second == first
+            assert checked.played == loose.played + 24
+    assert overrides >= 3 and kept < overrides, (overrides, kept)
 
 
 def _mask(rs, legal):
