@@ -18,10 +18,8 @@ played by it), and keeps the action with the best mean settlement for its seat: 
 - ``rollouts``: play-outs per decision (the budget; deterministic for a seed), ``ms``: an optional
   wall-clock cap per decision, checked after each world (one play-out per candidate, so a
   decision may overrun it by one world; timing then decides how much is searched, so choices
-  stop being reproducible); ``policy``: ``greedy``, ``expert`` or ``random`` (default: the
-  ruleset's ``Players.search_rollouts``, the fastest whose play-outs judge its actions well:
-  greedy for Changsha and Hangzhou, expert for Sichuan, where greedy play-outs misled it);
-  ``margin``; ``anchor``: ``expert`` (default), ``greedy``, ``pretrained``,
+  stop being reproducible); ``policy``: ``greedy`` (default: the fastest that plays sensibly), ``expert``
+  or ``random``; ``margin``; ``anchor``: ``expert`` (default), ``greedy``, ``pretrained``,
   ``pretrained-NAME``, ``ckpt:PATH`` (a network reads its own encoder's planes of the seat's
   observation) or ``rollout`` (the rollout policy's choice); ``top``: with a network anchor, only its
   ``top`` most probable actions are candidates (0, the default: every legal action), so the budget
@@ -46,9 +44,10 @@ from cnmahjong.envs.core.rollouts import play_to_end
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": None, "margin": 2.0, "anchor": "expert", "top": 0, "confirm": 0}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": "expert", "top": 0, "confirm": 0}
 """The default budget: 32 play-outs a decision, under a second on one core (``make bench``'s search
-rows measure it); ``policy`` None: the ruleset's ``Players.search_rollouts``."""
+rows measure it). A ruleset may set its own defaults over these (``Players.search_options``:
+Sichuan's ``confirm=16``)."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
 ANCHORS = ("expert", "greedy", "pretrained", "rollout")
 """Whose choice the search keeps unless another is clearly better (besides ``pretrained-NAME``, ``ckpt:PATH``)."""
@@ -128,7 +127,7 @@ class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
-                 ms: int = 0, policy: str | None = None, margin: float = 2.0, anchor: str = "expert",
+                 ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "expert",
                  top: int = 0, confirm: int = 0) -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
         self.rollouts, self.ms, self.policy, self.margin, self.top = rollouts, ms, policy, margin, top
@@ -161,16 +160,11 @@ class SearchPolicy:
         raise TypeError("the search player needs its seat's view of the game (act_view(SeatView(game, seat))), "
                         "not only an observation: the arena and the play page give it one")
 
-    def rollout_policy(self, ruleset_name: str) -> str:
-        """The rollout policy it plays out with in that ruleset: the one named, else the ruleset's."""
-        rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
-        return self.policy or rs.players.search_rollouts
-
     def _player(self, ruleset_name: str) -> Any:
         play = self._players.get(ruleset_name)
         if play is None:
             rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
-            play = self._players[ruleset_name] = rollout_player(rs, self.rollout_policy(ruleset_name))
+            play = self._players[ruleset_name] = rollout_player(rs, self.policy)
         return play
 
     def act_view(self, view: SeatView) -> int:
@@ -265,6 +259,8 @@ class SearchPolicy:
 
 
 def make_search(options: str, seed: int | None, ruleset: Any) -> SearchPolicy:
-    """``make_policy("search[:key=value,...]")``."""
-    opts = {**DEFAULTS, **parse_options(options)}
+    """``make_policy("search[:key=value,...]")``: the defaults, then the ruleset's own (when made for
+    one), then ``options``."""
+    own = parse_options(get_ruleset(ruleset).players.search_options) if ruleset is not None else {}
+    opts = {**DEFAULTS, **own, **parse_options(options)}
     return SearchPolicy(ruleset=ruleset, seed=seed, **opts)

@@ -20,11 +20,11 @@ from tests.test_worlds import twin
 
 def test_options_are_parsed_strictly():
     p = make_policy("search", seed=1, ruleset="changsha")
-    assert isinstance(p, SearchPolicy) and p.rollouts == DEFAULTS["rollouts"] and p.policy is None
-    # the ruleset's rollout policy unless one is named (Sichuan: greedy play-outs misled it)
-    assert p.rollout_policy("changsha") == "greedy"
-    assert make_policy("search", ruleset="sichuan").rollout_policy("sichuan") == "expert"
-    assert make_policy("search:policy=greedy", ruleset="sichuan").rollout_policy("sichuan") == "greedy"
+    assert isinstance(p, SearchPolicy) and p.rollouts == DEFAULTS["rollouts"] and p.policy == "greedy"
+    assert p.confirm == 0
+    # a ruleset's own defaults (Sichuan: overrides confirmed in fresh worlds), a named option winning
+    assert make_policy("search", ruleset="sichuan").confirm == 16
+    assert make_policy("search:confirm=0", ruleset="sichuan").confirm == 0
     p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
     assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
     for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top, confirm"),

@@ -127,9 +127,9 @@ class Players:
     expert: Callable[[Any, list[int]], int] | None = None
     """The stronger player (``make_policy("expert")``: defence, value, the ruleset's own bets), where
     it has one; None: ``ExpertAgent`` refuses it, naming the rulesets that have one."""
-    search_rollouts: str = "greedy"
-    """The search player's rollout policy when none is named (``greedy``, ``expert`` or ``random``):
-    the fastest one whose play-outs judge this ruleset's actions well (measured, docs/search.md)."""
+    search_options: str = ""
+    """The search player's defaults for this ruleset, as search options (``"confirm=16"``): what
+    was measured to play it well (docs/search.md); an option the caller names wins."""
 
 
 @dataclass(frozen=True)
