@@ -123,6 +123,16 @@ def play_out(game: Any, play: Callable[[Any, int, np.random.Generator], int], rn
     return game.result
 
 
+def _play_each(world: Any, seat: int, actions: list[int], play: Callable[[Any, int, np.random.Generator], int],
+               rng: np.random.Generator, totals: dict[int, list[float]]) -> None:
+    """Play every action of ``actions`` in its own copy of ``world`` to the end; each one's settlement
+    for ``seat`` goes to ``totals[action]`` (paired: the same world for every action)."""
+    for a in actions:
+        g = world.clone()
+        g.step(seat, a)
+        totals[a].append(play_out(g, play, rng).payments[seat])
+
+
 class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
@@ -196,10 +206,7 @@ class SearchPolicy:
             for _ in range(max(1, budget // (len(alive) * rounds))):
                 if world is None:
                     world = view.sample_world(rng)
-                for a in alive:
-                    g = world.clone()
-                    g.step(seat, a)
-                    totals[a].append(play_out(g, play, rng).payments[seat])
+                _play_each(world, seat, alive, play, rng, totals)
                 budget -= len(alive)
                 world = None
                 late = bool(self.ms) and (time.perf_counter() - start) * 1000 > self.ms
@@ -215,11 +222,7 @@ class SearchPolicy:
             return choice
         fresh: dict[int, list[float]] = {default: [], choice: []}
         for _ in range(self.confirm):
-            world = view.sample_world(rng)
-            for a in fresh:
-                g = world.clone()
-                g.step(seat, a)
-                fresh[a].append(play_out(g, play, rng).payments[seat])
+            _play_each(view.sample_world(rng), seat, [default, choice], play, rng, fresh)
         self.played += 2 * self.confirm
         return self._choose([default, choice], fresh, default)
 
