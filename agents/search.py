@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from cnmahjong.envs.core.rollouts import play_to_end
+from cnmahjong.envs.core.rollouts import play_to_end, seat_player
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
@@ -96,24 +96,13 @@ def _option(key: str, value: str) -> Any:
 
 
 def rollout_player(ruleset: Ruleset, name: str) -> Callable[[Any, int, np.random.Generator], int]:
-    """``play(game, seat, rng) -> action`` of a rollout policy: the ruleset's greedy or expert player on
-    the seat's observation (an incremental encoder per game), or a uniform random legal action."""
+    """``play(game, seat, rng) -> action`` of a rollout policy: the ruleset's greedy or expert player
+    (``envs.core.rollouts.seat_player``: the greedy one reads the seat's facts from the game), or a
+    uniform random legal action."""
     if name == "random":
         return lambda game, seat, rng: (lambda legal: legal[int(rng.integers(len(legal)))])(game.legal_actions(seat))
-    play = ruleset.heuristic if name == "greedy" else ruleset.expert
-    if play is None:
-        raise ValueError(f"the {ruleset.name} ruleset has no {name} player for the search's rollouts")
-    new_encoder = ruleset.encoder
-    encoders: dict[int, tuple[Any, Any]] = {}
-
-    def act(game: Any, seat: int, rng: np.random.Generator) -> int:
-        found = encoders.get(id(game))
-        if found is None or found[0] is not game:
-            encoders.clear()  # one game at a time: a play-out's encoder
-            found = encoders[id(game)] = (game, new_encoder())
-        return play(found[1](game, seat), game.legal_actions(seat))
-
-    return act
+    choose = seat_player(ruleset, name)
+    return lambda game, seat, rng: choose(game, seat, game.legal_actions(seat))
 
 
 def play_out(game: Any, play: Callable[[Any, int, np.random.Generator], int], rng: np.random.Generator) -> Any:

@@ -8,9 +8,15 @@
 - opens 开杠 whenever it may (the engine offers it only when ready) and makes
   补张 kongs when they do not set the hand back;
 - takes the 海底 when ready; a 开杠 with a choice uses two dice.
+
+It reads a few facts (phase, own hand and melds, the tiles on offer, the unseen counts): from the
+observation planes (``heuristic``) or, in rollouts, from the game itself (``heuristic_on_game``:
+the same facts of the same seat without encoding and decoding planes; the same choices, tested).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -18,20 +24,79 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 from cnmahjong.envs.core.tiles import melds_of
+from cnmahjong.envs.core.worlds import unseen_counts
 
 NUM_KINDS = 27
 
 
+class _Observed:
+    """The facts the player reads, decoded from a ``cs-v0`` observation."""
+
+    __slots__ = ("obs",)
+
+    def __init__(self, obs: np.ndarray) -> None:
+        self.obs = obs
+
+    def phase(self) -> str:
+        return decode_phase(self.obs)
+
+    def hand(self) -> list[int]:
+        return decode_hand(self.obs)
+
+    def melded(self) -> list[int]:
+        return decode_melded(self.obs, 0)
+
+    def claim(self) -> list[int]:
+        return decode_claim(self.obs)
+
+    def unseen(self) -> list[int]:
+        return decode_unseen(self.obs)
+
+
+class _OnGame:
+    """The same facts read from the game for ``seat`` (what its observation encodes)."""
+
+    __slots__ = ("game", "seat")
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.game, self.seat = game, seat
+
+    def phase(self) -> str:
+        return self.game.phase
+
+    def hand(self) -> list[int]:
+        return list(self.game.hands[self.seat])
+
+    def melded(self) -> list[int]:
+        return list(self.game.melded[self.seat])
+
+    def claim(self) -> list[int]:
+        window = self.game._window
+        return [] if window is None else sorted(window.tiles)
+
+    def unseen(self) -> list[int]:
+        return unseen_counts(self.game, self.seat)
+
+
 def heuristic(observation: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` (more than one) for a ``cs-v0`` observation."""
+    return _decide(_Observed(observation), legal)
+
+
+def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
+    """``heuristic`` for ``seat`` of ``game``, its facts read from the game instead of planes."""
+    return _decide(_OnGame(game, seat), legal)
+
+
+def _decide(facts: Any, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
     declares = [a for a in legal if A.DECLARE <= a < A.DICE_ONE]
     if declares:
         return declares[0]
-    phase = decode_phase(observation)
-    hand = decode_hand(observation)
-    melded = decode_melded(observation, 0)
+    phase = facts.phase()
+    hand = facts.hand()
+    melded = facts.melded()
     if phase == "haidi":
         ready = shanten(hand, melded, melds_of(hand)) <= 0
         return A.HAIDI_TAKE if ready and A.HAIDI_TAKE in legal else A.HAIDI_DECLINE
@@ -41,14 +106,14 @@ def heuristic(observation: np.ndarray, legal: list[int]) -> int:
     if kaigang:
         return kaigang[0]
     if phase == "claim":
-        return _claim(observation, legal, hand, melded)
+        return _claim(facts, legal, hand, melded)
     if phase == "discard":
-        return _discard(observation, legal, hand, melded)
+        return _discard(facts, legal, hand, melded)
     return A.PASS if A.PASS in legal else legal[0]
 
 
-def _claim(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[int]) -> int:
-    claim = decode_claim(obs)
+def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
+    claim = facts.claim()
     if not claim:
         return A.PASS
     t = claim[0]
@@ -79,7 +144,7 @@ def _claim(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[int]
             best, best_action = s, a
     return best_action
 
-def _discard(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[int]) -> int:
+def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
     n = melds_of(hand)
     discards = [a for a in legal if a < NUM_KINDS]
     left = shanten_after_discard(hand, melded, n)
@@ -99,7 +164,7 @@ def _discard(obs: np.ndarray, legal: list[int], hand: list[int], melded: list[in
     tied = [t for t in discards if scores[t] == best]
     if len(tied) == 1:
         return tied[0]
-    unseen = decode_unseen(obs)
+    unseen = facts.unseen()
     return max(tied, key=lambda t: (improving(minus(hand, t), melded, n, best, unseen), t))
 
 def minus(hand: list[int], t: int) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cnmahjong.envs.changsha import benchmarks, stats, view
 from cnmahjong.envs.changsha.expert import expert
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch, new_hand
-from cnmahjong.envs.changsha.heuristic import heuristic
+from cnmahjong.envs.changsha.heuristic import heuristic, heuristic_on_game
 from cnmahjong.envs.changsha.observation import ENCODING
 from cnmahjong.envs.changsha.render import render_text
 from cnmahjong.envs.changsha.rules import as_config
@@ -14,7 +14,7 @@ from cnmahjong.envs.core.ruleset import Players, Ruleset, Stats, TableView
 CHANGSHA = Ruleset(
     title="Changsha", game=ChangshaGame, match=ChangshaMatch, as_config=as_config, new_hand=new_hand,
     encodings=(ENCODING,), env_module="cnmahjong.envs.changsha.env",
-    players=Players(heuristic=heuristic, expert=expert),
+    players=Players(heuristic=heuristic, heuristic_on_game=heuristic_on_game, expert=expert),
     view=TableView(render=render_text, seat_tags=view.seat_tags, table_extras=view.table_extras,
                    event_text=view.event_text, markers=view.markers,
                    action_tiles=view.action_tiles),

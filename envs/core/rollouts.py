@@ -8,8 +8,8 @@ compiled engine directly; the pure package runs the same source. Policies:
 - ``random``: a uniform legal action, ``legal[int(rng.random() * len(legal))]`` from one
   ``random.Random(seed)`` per call, the games played in order (the same seed, the same play);
 - ``first``: the first (lowest) legal action;
-- ``greedy``: the ruleset's rule-based player on the seat's observation (an incremental encoder
-  per game).
+- ``greedy``: the ruleset's rule-based player, reading the seat's facts from the game
+  (``Players.heuristic_on_game``; the same choices as on its observation).
 
 A decision with one legal action is played as the engine's ``play_forced`` plays it (no draw of
 the random policy), as the envs and the search do.
@@ -38,18 +38,39 @@ def _chooser(name: str, seed: int) -> Callable[[Any, int, list[int]], int]:
     if name == "first":
         return lambda game, seat, legal: legal[0]
     if name == "greedy":
-        encoders: dict[int, tuple[Any, Any, Any]] = {}
+        players: dict[str, Callable[[Any, int, list[int]], int]] = {}
 
         def choose_greedy(game: Any, seat: int, legal: list[int]) -> int:
-            found = encoders.get(id(game))
-            if found is None or found[0] is not game:
-                rs = get_ruleset(game.RULESET)
-                encoders.clear()  # the games are played one after another
-                found = encoders[id(game)] = (game, rs.encoder(), rs.heuristic)
-            return found[2](found[1](game, seat), legal)
+            play = players.get(game.RULESET)
+            if play is None:
+                play = players[game.RULESET] = seat_player(get_ruleset(game.RULESET), "greedy")
+            return play(game, seat, legal)
 
         return choose_greedy
     raise ValueError(f"rollout policy {name!r} is unknown: allowed {', '.join(POLICIES)}")
+
+
+def seat_player(ruleset: Any, name: str) -> Callable[[Any, int, list[int]], int]:
+    """``choose(game, seat, legal) -> action`` of the ruleset's ``greedy`` or ``expert`` player: the
+    greedy player on the game's own facts where the ruleset reads them there
+    (``Players.heuristic_on_game``: no planes encoded), else the player on the seat's observation
+    (an incremental encoder per game, one game at a time). Refused: a ruleset without that player."""
+    if name == "greedy" and ruleset.players.heuristic_on_game is not None:
+        return ruleset.players.heuristic_on_game
+    play = ruleset.heuristic if name == "greedy" else ruleset.expert if name == "expert" else None
+    if play is None:
+        raise ValueError(f"the {ruleset.name} ruleset has no {name} player for rollouts")
+    new_encoder = ruleset.encoder
+    encoders: dict[int, tuple[Any, Any]] = {}
+
+    def choose(game: Any, seat: int, legal: list[int]) -> int:
+        found = encoders.get(id(game))
+        if found is None or found[0] is not game:
+            encoders.clear()  # the games are played one after another
+            found = encoders[id(game)] = (game, new_encoder())
+        return play(found[1](game, seat), legal)
+
+    return choose
 
 
 def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None:

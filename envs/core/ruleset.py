@@ -124,6 +124,10 @@ class Players:
 
     heuristic: Callable[[Any, list[int]], int]
     """The greedy player (``GreedyAgent``, the bots' fallback, the trainer's opponents)."""
+    heuristic_on_game: Callable[[Any, int, list[int]], int] | None = None
+    """``(game, seat, legal) -> action``: the greedy player's choice for ``seat`` read from the game
+    itself instead of its observation planes (the same facts, the same choice: the rollouts and the
+    search's play-outs use it, skipping the encoder); None: they encode the observation."""
     expert: Callable[[Any, list[int]], int] | None = None
     """The stronger player (``make_policy("expert")``: defence, value, the ruleset's own bets), where
     it has one; None: ``ExpertAgent`` refuses it, naming the rulesets that have one."""

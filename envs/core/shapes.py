@@ -16,6 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 SUIT_LEN = 9
 NUM_SUITS = 3
 NUM_KINDS = SUIT_LEN * NUM_SUITS
@@ -216,40 +221,46 @@ def _pareto(found: set[tuple[int, int, int]]) -> Blocks:
                         if not any(y != x and y[2] == x[2] and y[0] >= x[0] and y[1] >= x[1] for y in found)))
 
 
+def _cuts(key: bytes, i: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """The blocks the lowest tile (rank ``i``) of a suit's counts ``key`` can belong to, as (sets,
+    partial sets, head, ranks taken): a triplet or run starting at it, a pair (as head or partial
+    set), a partial set with a tile one or two ranks up, or none (left alone). A partial set (搭子) is
+    a pair or two tiles one or two ranks apart. The one statement of how a suit is cut: the Pareto
+    sets and the compiled tables both recurse over it."""
+    out = []
+    if key[i] >= 3:
+        out.append((1, 0, 0, (i, i, i)))
+    if i <= 6 and key[i + 1] and key[i + 2]:
+        out.append((1, 0, 0, (i, i + 1, i + 2)))
+    if key[i] >= 2:
+        out.append((0, 0, 1, (i, i)))
+        out.append((0, 1, 0, (i, i)))
+    for j in (i + 1, i + 2):
+        if j < SUIT_LEN and key[j]:
+            out.append((0, 1, 0, (i, j)))
+    out.append((0, 0, 0, (i,)))  # tile i stays isolated
+    return out
+
+
 @lru_cache(maxsize=1 << 18)
 def _suit_blocks(key: bytes) -> Blocks:
     """Pareto-best ways to cut one suit into blocks: (sets, partial sets, pair as head 0/1).
 
-    A partial set (搭子) is a pair or two tiles one or two ranks apart. The lowest
-    tile is either part of a set, a pair, a partial set, or left alone; the rest
-    is solved recursively (memoised on the remaining counts). Only combinations
-    that no other one beats in both sets and partials (for the same head) are
-    kept, so combining suits stays cheap.
+    The lowest tile belongs to one of ``_cuts``; the rest is solved recursively (memoised on the
+    remaining counts). Only combinations that no other one beats in both sets and partials (for
+    the same head) are kept, so combining suits stays cheap.
     """
     i = next((k for k in range(SUIT_LEN) if key[k]), None)
     if i is None:
         return ((0, 0, 0),)
     found: set[tuple[int, int, int]] = set()
-
-    def take(dm: int, dt: int, dp: int, *ranks: int) -> None:
+    for dm, dt, dp, ranks in _cuts(key, i):
         c = bytearray(key)
         for r in ranks:
             c[r] -= 1
         for m, t, p in _suit_blocks(bytes(c)):
             if p + dp <= 1:
                 found.add((m + dm, t + dt, p + dp))
-
-    if key[i] >= 3:
-        take(1, 0, 0, i, i, i)
-    if i <= 6 and key[i + 1] and key[i + 2]:
-        take(1, 0, 0, i, i + 1, i + 2)
-    if key[i] >= 2:
-        take(0, 0, 1, i, i)
-        take(0, 1, 0, i, i)
-    for j in (i + 1, i + 2):
-        if j < SUIT_LEN and key[j]:
-            take(0, 1, 0, i, j)
-    take(0, 0, 0, i)  # tile i stays isolated
     return _pareto(found)
 
 
@@ -266,6 +277,13 @@ def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
     the number of exposed sets. Any pair may be the head (false 将 included).
     """
     b = bytes(c)
+    if cython.compiled and _in_tables(b, NUM_KINDS, 0):
+        return _table_shanten(b, melds)
+    return _pareto_shanten(b, melds)
+
+
+def _pareto_shanten(b: bytes, melds: int) -> int:
+    """``standard_shanten`` from the Pareto sets themselves (the definition; the tables' source)."""
     return _combine(_suit_id(b[0:9]), _pareto_pairs(_suit_id(b[9:18]), _suit_id(b[18:27])), melds)
 
 
@@ -288,6 +306,13 @@ def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     suit instead of once per kind; a single tile with no other tile within two ranks forms no
     block, so adding or removing it leaves the shanten as it is."""
     b = bytes(c)
+    if cython.compiled and _in_tables(b, NUM_KINDS, delta):
+        return _table_one_changed(b, melds, delta)
+    return _pareto_one_changed(b, melds, delta)
+
+
+def _pareto_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
+    """``_one_tile_changed`` from the Pareto sets themselves."""
     k0, k1, k2 = b[0:9], b[9:18], b[18:27]
     i0, i1, i2 = _suit_id(k0), _suit_id(k1), _suit_id(k2)
     rest0 = _pareto_pairs(i1, i2)
@@ -356,6 +381,7 @@ def seven_pairs_shanten(c: Sequence[int]) -> int:
 
 
 # ------------------------------------------------------ honours (Hangzhou)
+HONOURS = 7
 _HONOUR_KIND_BLOCKS = {
     0: ((0, 0, 0),), 1: ((0, 0, 0),), 2: ((0, 1, 0), (0, 0, 1)),
     3: ((1, 0, 0), (0, 0, 1)), 4: ((1, 0, 0), (0, 2, 0), (0, 1, 1)),
@@ -381,6 +407,13 @@ def honour_blocks(key: bytes) -> int:
 def standard_shanten_honours(c: Sequence[int], melds: int = 0) -> int:
     """``standard_shanten`` of counts over 34 kinds (the honours 27–33 form no runs)."""
     b = bytes(c)
+    if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, 0):
+        return _table_shanten(b, melds)
+    return _pareto_shanten_honours(b, melds)
+
+
+def _pareto_shanten_honours(b: bytes, melds: int) -> int:
+    """``standard_shanten_honours`` from the Pareto sets themselves."""
     rest = _pareto_pairs(_pareto_pairs(_suit_id(b[9:18]), _suit_id(b[18:27])), honour_blocks(b[27:34]))
     return _combine(_suit_id(b[0:9]), rest, melds)
 
@@ -391,6 +424,13 @@ def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> lis
     each group's change is combined with the other three groups' blocks, and a tile with no
     neighbour to form a block with (an honour not held) leaves the shanten as it is."""
     b = bytes(c)
+    if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, 1):
+        return _table_one_changed(b, melds, 1)
+    return _pareto_honours_after_draw(b, melds)
+
+
+def _pareto_honours_after_draw(b: bytes, melds: int) -> list[int]:
+    """``standard_shanten_honours_after_draw`` from the Pareto sets themselves."""
     keys = (b[0:9], b[9:18], b[18:27])
     i0, i1, i2 = (_suit_id(k) for k in keys)
     honours = b[27:34]
@@ -412,4 +452,245 @@ def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> lis
             key[h] += 1
             out.append(_combine(honour_blocks(bytes(key)), suits, melds))
             key[h] -= 1
+    return out
+
+
+# ------------------------------------------------ shanten tables (the compiled path)
+# The compiled build answers the shanten questions above from flat tables instead of the Pareto
+# sets: one entry per group content (a suit's nine counts, or the seven honours', read as a
+# base-5 number), ``_VEC`` bytes each. Byte ``5 * head + sets`` (head 0/1, sets 0..4) holds one
+# more than the most partial sets of any triple of the group's Pareto set with that head and at
+# least that many sets; 0: none. Counting a triple under fewer sets than it has never lowers a
+# shanten (one set more lowers ``8 - 2m - min(t, 4 - m) - p`` by at least one), so the best over
+# these entries is the best over the Pareto sets: the same function, in C loops over bytes.
+# Entries are filled from ``_suit_blocks`` / ``honour_blocks`` the first time a content is met.
+# Hands of more than 14 tiles (more than four sets in a group) take the Pareto path.
+# ``tests/test_shapes.py`` checks the two against each other, compiled and as Python.
+
+_VEC = 10
+"""Bytes per table entry: (head 0/1) x (sets 0..4)."""
+_MAX_TILES = 14
+_POW5 = tuple(5 ** r for r in range(SUIT_LEN))
+_TABLES: list[bytearray] = []
+"""[suits, honours], made at first use (about 20 MB: 5^9 entries; untouched pages cost nothing)."""
+
+
+def _tables() -> list[bytearray]:
+    if not _TABLES:
+        _TABLES.extend((bytearray(5 ** SUIT_LEN * _VEC), bytearray(5 ** HONOURS * _VEC)))
+    return _TABLES
+
+
+def _fill(table: bytearray, index: int, width: int) -> None:
+    """Write the entry of the group whose base-5 content is ``index`` (``width`` kinds: 9 a suit,
+    7 the honours)."""
+    if width == SUIT_LEN:
+        _fill_suit(table, index)
+        return
+    blocks = _BLOCK_SETS[honour_blocks(bytes(_content(index, width)))]
+    at = index * _VEC
+    for head in (0, 1):
+        for sets in range(MAX_SETS + 1):
+            table[at + 5 * head + sets] = max((t + 1 for m, t, p in blocks if p == head and m >= sets), default=0)
+
+
+@cython.locals(index=cython.int, width=cython.int, rest=cython.int, r=cython.int)
+def _content(index: int, width: int) -> bytearray:
+    """The counts of a group from its base-5 ``index`` (rank r is digit r)."""
+    key = bytearray(width)
+    rest = index
+    for r in range(width):
+        key[r] = rest % 5
+        rest //= 5
+    return key
+
+
+@cython.locals(index=cython.int, sub=cython.int, i=cython.int, r=cython.int, dm=cython.int,
+               dt=cython.int, dp=cython.int, head=cython.int, sets=cython.int, v=cython.int, t=cython.p_uchar)
+def _fill_suit(table: bytearray, index: int) -> None:
+    """A suit's entry from its cuts (``_cuts``) and the entries of what each leaves (made first):
+    the lowest tile's block adds its sets, partial sets and head to the rest's. With the entry
+    counting cuts of at least so many sets, a cut that adds a set to a rest of ``sets - 1`` or more
+    (``max(sets - 1, 0)``: at least zero) makes one of at least ``sets``."""
+    key = _content(index, SUIT_LEN)
+    acc = bytearray(_VEC)
+    i = 0
+    while i < SUIT_LEN and not key[i]:
+        i += 1
+    if i == SUIT_LEN:
+        acc[0] = 1  # no tiles: no blocks, no partial sets
+    else:
+        for dm, dt, dp, ranks in _cuts(key, i):
+            sub = index
+            for r in ranks:
+                sub -= _POW5[r]
+            if not table[sub * _VEC]:
+                _fill_suit(table, sub)
+            t = table
+            for head in range(dp, 2):
+                for sets in range(MAX_SETS + 1):
+                    v = t[sub * _VEC + 5 * (head - dp) + (sets - dm if sets > dm else 0)]
+                    if v and v + dt > acc[5 * head + sets]:
+                        acc[5 * head + sets] = v + dt
+    table[index * _VEC: index * _VEC + _VEC] = acc
+
+
+@cython.locals(n=cython.int, delta=cython.int, k=cython.int, x=cython.int, total=cython.int, p=cython.p_uchar)
+def _in_tables(b: bytes, n: int, delta: int) -> bool:
+    """Whether ``b`` is ``n`` counts of 0..4 whose total, ``delta`` added, stays within 14 tiles
+    (what the tables cover; read through a C pointer only after the length check)."""
+    if len(b) != n:
+        return False
+    p = b
+    total = 0
+    for k in range(n):
+        x = p[k]
+        if x > 4:
+            return False
+        total += x
+    return total + (delta if delta > 0 else 0) <= _MAX_TILES
+
+
+@cython.locals(lo=cython.int, width=cython.int, k=cython.int, index=cython.int, p=cython.p_uchar)
+def _entry(b: bytes, lo: int, width: int, table: bytearray) -> int:
+    """The table offset of the group of ``width`` kinds from ``lo`` in ``b``, filled if new."""
+    p = b
+    index = 0
+    for k in range(width - 1, -1, -1):
+        index = index * 5 + p[lo + k]
+    if not table[index * _VEC]:  # byte 0 (no head, no sets) is at least 1 once filled
+        _fill(table, index, width)
+    return index * _VEC
+
+
+@cython.cfunc
+@cython.locals(a=cython.p_uchar, ai=cython.int, b=cython.p_uchar, bi=cython.int, out=cython.p_uchar,
+               pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int, y=cython.int,
+               i=cython.int)
+@cython.returns(cython.int)
+def _convolve(a: bytes, ai: int, b: bytes, bi: int, out: bytearray) -> int:
+    """``out`` = the entry of two groups together (entries at ``a[ai:]``, ``b[bi:]``): for each
+    head and sets, the most partial sets of the two split any way (one head at most)."""
+    for i in range(10):  # _VEC (C loops take literal bounds)
+        out[i] = 0
+    for pa in range(2):
+        for ma in range(5):
+            x = a[ai + 5 * pa + ma]
+            if not x:
+                continue
+            for pb in range(2 - pa):
+                for mb in range(5 - ma):
+                    y = b[bi + 5 * pb + mb]
+                    if y and x + y - 1 > out[5 * (pa + pb) + ma + mb]:
+                        out[5 * (pa + pb) + ma + mb] = x + y - 1
+    return 0
+
+
+@cython.cfunc
+@cython.locals(a=cython.p_uchar, ai=cython.int, rest=cython.p_uchar, melds=cython.int, best=cython.int,
+               pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int, y=cython.int,
+               m=cython.int, t=cython.int, s=cython.int)
+@cython.returns(cython.int)
+def _best(a: bytes, ai: int, rest: bytearray, melds: int) -> int:
+    """The standard shanten of one group's entry with the other groups' entry together (``_combine``)."""
+    best = 8
+    for pa in range(2):
+        for ma in range(5):
+            x = a[ai + 5 * pa + ma]
+            if not x:
+                continue
+            for pb in range(2 - pa):
+                for mb in range(5):
+                    y = rest[5 * pb + mb]
+                    if not y:
+                        continue
+                    m = ma + mb + melds
+                    if m > 4:  # MAX_SETS
+                        m = 4
+                    t = x + y - 2
+                    if t > 4 - m:
+                        t = 4 - m
+                    s = 8 - 2 * m - t - pa - pb
+                    if s < best:
+                        best = s
+    return best
+
+
+def _group_spans(n: int) -> tuple[tuple[int, int], ...]:
+    """(first kind, width) of each group of ``n`` kinds: three suits, and the honours at 34."""
+    spans = ((0, SUIT_LEN), (SUIT_LEN, SUIT_LEN), (2 * SUIT_LEN, SUIT_LEN))
+    return spans + ((NUM_KINDS, HONOURS),) if n > NUM_KINDS else spans
+
+
+def _rests(spans: tuple[tuple[int, int], ...], at: list[int], tables: list[bytearray]) -> list[bytearray]:
+    """For each group, the entry of all the other groups together."""
+    t = [tables[0] if w == SUIT_LEN else tables[1] for _, w in spans]
+    out = [bytearray(_VEC) for _ in spans]
+    if len(spans) == 3:
+        _convolve(t[1], at[1], t[2], at[2], out[0])
+        _convolve(t[0], at[0], t[2], at[2], out[1])
+        _convolve(t[0], at[0], t[1], at[1], out[2])
+        return out
+    low, high = bytearray(_VEC), bytearray(_VEC)
+    _convolve(t[0], at[0], t[1], at[1], low)
+    _convolve(t[2], at[2], t[3], at[3], high)
+    _convolve(t[1], at[1], high, 0, out[0])
+    _convolve(t[0], at[0], high, 0, out[1])
+    _convolve(low, 0, t[3], at[3], out[2])
+    _convolve(low, 0, t[2], at[2], out[3])
+    return out
+
+
+def _table_shanten(b: bytes, melds: int) -> int:
+    """``standard_shanten`` (27 kinds) or ``standard_shanten_honours`` (34) from the tables."""
+    tables = _tables()
+    spans = _group_spans(len(b))
+    suits = tables[0]
+    at = [_entry(b, lo, w, suits if w == SUIT_LEN else tables[1]) for lo, w in spans]
+    rest = bytearray(_VEC)
+    _convolve(suits, at[1], suits, at[2], rest)
+    if len(spans) == 4:
+        both = bytes(rest)
+        _convolve(both, 0, tables[1], at[3], rest)
+    return _best(suits, at[0], rest, melds)
+
+
+@cython.locals(melds=cython.int, delta=cython.int, g=cython.int, r=cython.int, lo=cython.int,
+               width=cython.int, x=cython.int, step=cython.int, base=cython.int, at_r=cython.int,
+               near=cython.int, held=cython.int, p=cython.p_uchar, table=cython.p_uchar)
+def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
+    """``_one_tile_changed`` (27 kinds) or ``standard_shanten_honours_after_draw`` (34, ``delta``
+    +1) from the tables: each group's changed entries against the other groups' entry."""
+    tables = _tables()
+    spans = _group_spans(len(b))
+    at = [_entry(b, lo, w, tables[0] if w == SUIT_LEN else tables[1]) for lo, w in spans]
+    rests = _rests(spans, at, tables)
+    base = _best(tables[0], at[0], rests[0], melds)
+    p = b
+    out = [9] * len(b)
+    for g in range(len(spans)):
+        lo, width = spans[g]
+        group = tables[0] if width == SUIT_LEN else tables[1]
+        table = group
+        rest = rests[g]
+        near = 2 if width == SUIT_LEN else 0  # ranks a tile forms a block with: none for honours
+        held = 0
+        for r in range(width):
+            if p[lo + r]:
+                held |= 1 << r
+        step = delta * 10  # one more (or fewer) of rank r moves the entry by 5^r entries of _VEC bytes
+        for r in range(width):
+            x = p[lo + r] + delta
+            if x >= 0 and x <= 4:
+                # a tile with no other tile within ``near`` ranks forms no block: adding or removing
+                # it leaves the shanten as it is (and the entry need not be made)
+                if not held & ((1 << (r + near + 1)) - (1 << (r - near if r >= near else 0))) & ~(1 << r) \
+                        and (delta > 0 and x == 1 or delta < 0 and x == 0):
+                    out[lo + r] = base
+                else:
+                    at_r = at[g] + step
+                    if not table[at_r]:
+                        _fill(group, at_r // 10, width)
+                    out[lo + r] = _best(table, at_r, rest, melds)
+            step *= 5
     return out

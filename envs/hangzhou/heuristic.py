@@ -4,14 +4,21 @@ Always wins when it can; discards to minimise the wildcard-aware shanten (a 财�
 it lowers the shanten by one), breaking ties by how many unseen tiles would then improve the
 hand (进张), then by the higher kind; claims PENG / CHI only when that lowers its shanten and
 a 明杠 or own kong when it does not set the hand back. It never 飘s (a win now beats a bet).
+
+It reads a few facts (phase, own hand, the indicator, the tile on offer, the unseen counts): from
+the observation planes (``heuristic``) or, in rollouts, from the game itself
+(``heuristic_on_game``: the same facts of the same seat; the same choices, tested).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
 from cnmahjong.envs.core import wild
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
+from cnmahjong.envs.core.worlds import unseen_counts
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
 from cnmahjong.envs.hangzhou.patterns import chi_runs, natural, natural_kind
@@ -34,16 +41,74 @@ def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
     return min(wild_shanten(after_removing(hand, t), indicator, melds) for t in range(NUM_KINDS) if hand[t])
 
 
+class _Observed:
+    """The facts the player reads, decoded from an ``hz-v0`` observation."""
+
+    __slots__ = ("obs",)
+
+    def __init__(self, obs: np.ndarray) -> None:
+        self.obs = obs
+
+    def phase(self) -> str:
+        return decode_phase(self.obs)
+
+    def hand(self) -> list[int]:
+        return decode_hand(self.obs)
+
+    def indicator(self) -> int:
+        return decode_indicator(self.obs)
+
+    def claim(self) -> int | None:
+        return decode_claim(self.obs)
+
+    def unseen(self) -> list[int]:
+        return decode_unseen(self.obs)
+
+
+class _OnGame:
+    """The same facts read from the game for ``seat`` (what its observation encodes)."""
+
+    __slots__ = ("game", "seat")
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.game, self.seat = game, seat
+
+    def phase(self) -> str:
+        return self.game.phase
+
+    def hand(self) -> list[int]:
+        return list(self.game.hands[self.seat])
+
+    def indicator(self) -> int:
+        return self.game.indicator
+
+    def claim(self) -> int | None:
+        window = self.game._window
+        return None if window is None else window.tiles[0]
+
+    def unseen(self) -> list[int]:
+        return unseen_counts(self.game, self.seat)
+
+
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` (more than one) for a ``hz-v0`` observation."""
+    return _decide(_Observed(obs), legal)
+
+
+def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
+    """``heuristic`` for ``seat`` of ``game``, its facts read from the game instead of planes."""
+    return _decide(_OnGame(game, seat), legal)
+
+
+def _decide(facts: Any, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
-    hand = decode_hand(obs)
-    k = decode_indicator(obs)
+    hand = facts.hand()
+    k = facts.indicator()
     n = melds_of(hand)
-    phase = decode_phase(obs)
+    phase = facts.phase()
     if phase == "claim":
-        return _claim(obs, legal, hand, k, n)
+        return _claim(facts, legal, hand, k, n)
     discards = [a for a in legal if a < A.CHI_LOW]
     scores = {t: wild_shanten(after_removing(hand, t), k, n) for t in discards}
     best = min(scores.values())
@@ -56,7 +121,7 @@ def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     tied = [t for t in discards if scores[t] == best]
     if len(tied) == 1:
         return tied[0]
-    unseen = decode_unseen(obs)
+    unseen = facts.unseen()
 
     return max(tied, key=lambda t: (t != k, improving(after_removing(hand, t), k, n, best, unseen), t))
 
@@ -77,8 +142,8 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> 
     return total
 
 
-def _claim(obs: np.ndarray, legal: list[int], hand: list[int], k: int, n: int) -> int:
-    t = decode_claim(obs)
+def _claim(facts: Any, legal: list[int], hand: list[int], k: int, n: int) -> int:
+    t = facts.claim()
     if t is None:
         return A.PASS
     base = wild_shanten(hand, k, n)

@@ -6,7 +6,7 @@ from cnmahjong.envs.core.ruleset import Players, Ruleset, Stats, TableView
 from cnmahjong.envs.hangzhou import benchmarks, stats, view
 from cnmahjong.envs.hangzhou.expert import expert
 from cnmahjong.envs.hangzhou.game import HangzhouGame, HangzhouMatch, new_hand
-from cnmahjong.envs.hangzhou.heuristic import heuristic
+from cnmahjong.envs.hangzhou.heuristic import heuristic, heuristic_on_game
 from cnmahjong.envs.hangzhou.observation import ENCODING
 from cnmahjong.envs.hangzhou.observation_v1 import ENCODING as ENCODING_V1
 from cnmahjong.envs.hangzhou.render import render_text
@@ -15,7 +15,7 @@ from cnmahjong.envs.hangzhou.rules import as_config
 HANGZHOU = Ruleset(
     title="Hangzhou", game=HangzhouGame, match=HangzhouMatch, as_config=as_config, new_hand=new_hand,
     encodings=(ENCODING, ENCODING_V1), env_module="cnmahjong.envs.hangzhou.env",
-    players=Players(heuristic=heuristic, expert=expert),
+    players=Players(heuristic=heuristic, heuristic_on_game=heuristic_on_game, expert=expert),
     view=TableView(render=render_text, seat_tags=view.seat_tags, table_extras=view.table_extras,
                    event_text=view.event_text, markers=view.markers,
                    action_tiles=view.action_tiles),

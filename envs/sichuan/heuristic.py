@@ -6,12 +6,19 @@ when it can, discards to minimise shanten (standard form, or seven pairs with no
 without the void suit, ties broken by the kinds that would then improve the hand (进张) and
 then the higher kind; PENG when it lowers the shanten, a kong when it does not set the hand
 back (no defence, no value bets: those are the expert's, later).
+
+It reads a few facts (phase, own hand and void, the tile on offer): from the observation planes
+(``heuristic``) or, in rollouts, from the game itself (``heuristic_on_game``: the same facts of the
+same seat; the same choices, tested).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.shapes import seven_pairs_shanten, standard_shanten, standard_shanten_after_draw
 from cnmahjong.envs.core.tiles import melds_of
 from cnmahjong.envs.sichuan import actions as A
@@ -20,11 +27,50 @@ from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
 SUIT = 9
 
 
-def _decode(obs: np.ndarray) -> tuple[list[int], int | None, str]:
-    """(own concealed counts, own void suit or None, phase)."""
-    void = CHANNELS.decode(obs, "VOID", 0)
-    return CHANNELS.decode(obs, "HAND"), None if void == "unknown" else SUIT_LABELS.index(void) - 1, \
-        CHANNELS.decode(obs, "PHASE")
+class _Observed:
+    """The facts the player reads, decoded from an ``sc-v0`` observation."""
+
+    __slots__ = ("obs",)
+
+    def __init__(self, obs: np.ndarray) -> None:
+        self.obs = obs
+
+    def hand(self) -> list[int]:
+        return CHANNELS.decode(self.obs, "HAND")
+
+    def void(self) -> int | None:
+        """The seat's own void suit, None until every seat's is shown."""
+        void = CHANNELS.decode(self.obs, "VOID", 0)
+        return None if void == "unknown" else SUIT_LABELS.index(void) - 1
+
+    def phase(self) -> str:
+        return CHANNELS.decode(self.obs, "PHASE")
+
+    def offered(self) -> int | None:
+        return CHANNELS.decode(self.obs, "OFFERED")
+
+
+class _OnGame:
+    """The same facts read from the game for ``seat`` (what its observation encodes)."""
+
+    __slots__ = ("game", "seat")
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.game, self.seat = game, seat
+
+    def hand(self) -> list[int]:
+        return list(self.game.hands[self.seat])
+
+    def void(self) -> int | None:
+        voids = self.game.voids
+        return None if voids is None else voids[self.seat]
+
+    def phase(self) -> str:
+        return self.game.phase
+
+    def offered(self) -> int | None:
+        window = self.game._window
+        return window.tiles[0] if isinstance(window, ClaimWindow) else None
 
 
 def _without(hand: list[int], void: int | None, *removed: int) -> list[int]:
@@ -48,9 +94,18 @@ def _suit_counts(hand: list[int]) -> list[int]:
 
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` for an ``sc-v0`` observation."""
+    return _decide(_Observed(obs), legal)
+
+
+def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
+    """``heuristic`` for ``seat`` of ``game``, its facts read from the game instead of planes."""
+    return _decide(_OnGame(game, seat), legal)
+
+
+def _decide(facts: Any, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
-    hand, void, phase = _decode(obs)
+    hand, void, phase = facts.hand(), facts.void(), facts.phase()
     if legal[0] >= A.VOID:  # 定缺: the suit it holds fewest of (then fewest pairs)
         return min(legal, key=lambda a: (_suit_counts(hand)[a - A.VOID], sum(
             hand[t] >= 2 for t in range(SUIT * (a - A.VOID), SUIT * (a - A.VOID + 1))), a))
@@ -59,7 +114,7 @@ def heuristic(obs: np.ndarray, legal: list[int]) -> int:
         return min(legal, key=lambda a: (counts[(a - A.SWAP) // SUIT], a))
     n = melds_of(hand)
     if phase in ("claim", "rob"):
-        return _claim(obs, legal, hand, void, n)
+        return _claim(facts, legal, hand, void, n)
     discards = [a for a in legal if a < KINDS]
     if void is not None and any(hand[t] for t in range(SUIT * void, SUIT * void + SUIT)):
         return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
@@ -83,9 +138,9 @@ def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     return max(tied, key=lambda t: (improving(t), t))
 
 
-def _claim(obs: np.ndarray, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
+def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
     """PENG or 直杠 on the offered tile when it does not set the hand back; else PASS."""
-    t = CHANNELS.decode(obs, "OFFERED")
+    t = facts.offered()
     if t is None:
         return A.PASS
     base = shanten(_without(hand, void), n)
