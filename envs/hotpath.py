@@ -38,6 +38,8 @@ CORE_MODULES = (
     "cnmahjong.envs.core.engine",
     "cnmahjong.envs.core.rewards",
     "cnmahjong.envs.core.rollouts",
+    "cnmahjong.envs.core.worlds",
+    "cnmahjong.envs.core.limited_deal",
     "cnmahjong.envs.vector",
 )
 """The ruleset-neutral hot path; each shipped ruleset adds its own (below)."""

@@ -58,7 +58,7 @@ def test_the_stand_ins_cover_every_name_the_sources_use():
 PROBE = r"""
 import json, random, sys
 from cnmahjong.envs import hotpath
-from cnmahjong.envs.core import wild
+from cnmahjong.envs.core import shapes, wild
 from cnmahjong.envs.changsha import patterns
 
 rng = random.Random(11)
@@ -77,7 +77,10 @@ for i in range(3000):
     out["rows"].append([wild.shanten(b, w, m), wild.shanten_after_draw(b, w, m),
                         wild.seven_pairs_completions(b, w),
                         patterns.shanten_after_draw(s27, melded, m) if sum(s27) % 3 == 1 else None,
-                        patterns.shanten_after_discard(s27, melded, m) if sum(s27) % 3 == 2 else None])
+                        patterns.shanten_after_discard(s27, melded, m) if sum(s27) % 3 == 2 else None,
+                        shapes._table_shanten(bytes(s27), m), shapes._table_shanten(b, m),
+                        shapes._table_one_changed(b, m, 1) if shapes._in_tables(b, 34, 1) else None,
+                        shapes._table_one_changed(bytes(s27), m, -1) if shapes._in_tables(bytes(s27), 27, -1) else None])
 for bad in (bytes(33), bytes(35)):
     try:
         wild.shanten(bad, 0)

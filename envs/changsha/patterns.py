@@ -150,14 +150,16 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
 
 
 @cython.locals(num_melds=cython.int, delta=cython.int, k=cython.int, x=cython.int, pairs=cython.int,
-               n=cython.int, pp=cython.int, v=cython.int, non_jiang=cython.int, p=cython.p_uchar)
+               n=cython.int, pp=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int, all_jiang=cython.int,
+               jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar)
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
-    counts = bytes(c)
-    if len(counts) != NUM_SUITED_KINDS:  # read below through a C pointer in the compiled build
-        raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)}")
+    counts, melded_counts = bytes(c), bytes(melded)
+    if len(counts) != NUM_SUITED_KINDS or len(melded_counts) != NUM_SUITED_KINDS:  # read through C pointers below
+        raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)} and {len(melded_counts)}")
     out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(counts, num_melds)
-    p = counts
+    p, m = counts, melded_counts
+    jiang = JIANG_KIND_MASK  # 27 bits: a C integer in the compiled build
     if num_melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
         pairs = 0
         for k in range(NUM_SUITED_KINDS):
@@ -167,20 +169,26 @@ def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int
             if 0 <= x <= 4:
                 pp = pairs + (p[k] & 1 if delta > 0 else (p[k] & 1) - 1)
                 v = 6 - (pp if pp < 7 else 7)
-                if v < out[k]:
+                o = out[k]
+                if v < o:
                     out[k] = v
-    if _all_jiang(melded):
+    all_jiang = 1
+    for k in range(NUM_SUITED_KINDS):
+        if m[k] and not jiang >> k & 1:
+            all_jiang = 0
+    if all_jiang:  # all 将: every tile outside ranks 2, 5, 8 is one exchange
         n = non_jiang = 0
         for k in range(NUM_SUITED_KINDS):
             n += p[k]
-            if not JIANG_KIND_MASK >> k & 1:
+            if not jiang >> k & 1:
                 non_jiang += p[k]
         non_jiang -= 1 if (n + delta) % 3 == 2 else 0
         for k in range(NUM_SUITED_KINDS):
             x = p[k] + delta
             if 0 <= x <= 4:
-                v = non_jiang + (0 if JIANG_KIND_MASK >> k & 1 else delta)
-                if v < out[k]:
+                v = non_jiang + (0 if jiang >> k & 1 else delta)
+                o = out[k]
+                if v < o:
                     out[k] = v
     return out
 

@@ -39,6 +39,9 @@ def cfunc(function: Callable) -> Callable:
 inline = cfunc
 """``@cython.inline``: the C function inlined; a plain function as Python."""
 
+ccall = cfunc
+"""``@cython.ccall`` (cpdef): a C function also callable from Python; a plain function as Python."""
+
 
 def returns(type_: Any) -> Callable[[Callable], Callable]:
     """``@cython.returns(type)``: a C function's return type; nothing as Python."""

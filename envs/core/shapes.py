@@ -551,28 +551,31 @@ def _in_tables(b: bytes, n: int, delta: int) -> bool:
     return total + (delta if delta > 0 else 0) <= _MAX_TILES
 
 
-@cython.locals(lo=cython.int, width=cython.int, k=cython.int, index=cython.int, p=cython.p_uchar)
+@cython.ccall
+@cython.locals(lo=cython.int, width=cython.int, k=cython.int, index=cython.int, p=cython.p_uchar, t=cython.p_uchar)
+@cython.returns(cython.int)
 def _entry(b: bytes, lo: int, width: int, table: bytearray) -> int:
     """The table offset of the group of ``width`` kinds from ``lo`` in ``b``, filled if new."""
     p = b
     index = 0
     for k in range(width - 1, -1, -1):
         index = index * 5 + p[lo + k]
-    if not table[index * _VEC]:  # byte 0 (no head, no sets) is at least 1 once filled
+    t = table
+    if not t[index * 10]:  # byte 0 (no head, no sets) is at least 1 once filled
         _fill(table, index, width)
-    return index * _VEC
+    return index * 10  # _VEC
 
 
 @cython.cfunc
-@cython.locals(a=cython.p_uchar, ai=cython.int, b=cython.p_uchar, bi=cython.int, out=cython.p_uchar,
+@cython.locals(a=cython.p_uchar, ai=cython.int, b=cython.p_uchar, bi=cython.int, out=cython.p_uchar, oi=cython.int,
                pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int, y=cython.int,
                i=cython.int)
 @cython.returns(cython.int)
-def _convolve(a: bytes, ai: int, b: bytes, bi: int, out: bytearray) -> int:
-    """``out`` = the entry of two groups together (entries at ``a[ai:]``, ``b[bi:]``): for each
-    head and sets, the most partial sets of the two split any way (one head at most)."""
+def _convolve(a: bytes, ai: int, b: bytes, bi: int, out: bytearray, oi: int) -> int:
+    """``out[oi:]`` = the entry of two groups together (entries at ``a[ai:]``, ``b[bi:]``): for
+    each head and sets, the most partial sets of the two split any way (one head at most)."""
     for i in range(10):  # _VEC (C loops take literal bounds)
-        out[i] = 0
+        out[oi + i] = 0
     for pa in range(2):
         for ma in range(5):
             x = a[ai + 5 * pa + ma]
@@ -581,17 +584,17 @@ def _convolve(a: bytes, ai: int, b: bytes, bi: int, out: bytearray) -> int:
             for pb in range(2 - pa):
                 for mb in range(5 - ma):
                     y = b[bi + 5 * pb + mb]
-                    if y and x + y - 1 > out[5 * (pa + pb) + ma + mb]:
-                        out[5 * (pa + pb) + ma + mb] = x + y - 1
+                    if y and x + y - 1 > out[oi + 5 * (pa + pb) + ma + mb]:
+                        out[oi + 5 * (pa + pb) + ma + mb] = x + y - 1
     return 0
 
 
 @cython.cfunc
-@cython.locals(a=cython.p_uchar, ai=cython.int, rest=cython.p_uchar, melds=cython.int, best=cython.int,
-               pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int, y=cython.int,
-               m=cython.int, t=cython.int, s=cython.int)
+@cython.locals(a=cython.p_uchar, ai=cython.int, rest=cython.p_uchar, ri=cython.int, melds=cython.int,
+               best=cython.int, pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int,
+               y=cython.int, m=cython.int, t=cython.int, s=cython.int)
 @cython.returns(cython.int)
-def _best(a: bytes, ai: int, rest: bytearray, melds: int) -> int:
+def _best(a: bytes, ai: int, rest: bytearray, ri: int, melds: int) -> int:
     """The standard shanten of one group's entry with the other groups' entry together (``_combine``)."""
     best = 8
     for pa in range(2):
@@ -601,7 +604,7 @@ def _best(a: bytes, ai: int, rest: bytearray, melds: int) -> int:
                 continue
             for pb in range(2 - pa):
                 for mb in range(5):
-                    y = rest[5 * pb + mb]
+                    y = rest[ri + 5 * pb + mb]
                     if not y:
                         continue
                     m = ma + mb + melds
@@ -616,64 +619,61 @@ def _best(a: bytes, ai: int, rest: bytearray, melds: int) -> int:
     return best
 
 
-def _group_spans(n: int) -> tuple[tuple[int, int], ...]:
-    """(first kind, width) of each group of ``n`` kinds: three suits, and the honours at 34."""
-    spans = ((0, SUIT_LEN), (SUIT_LEN, SUIT_LEN), (2 * SUIT_LEN, SUIT_LEN))
-    return spans + ((NUM_KINDS, HONOURS),) if n > NUM_KINDS else spans
-
-
-def _rests(spans: tuple[tuple[int, int], ...], at: list[int], tables: list[bytearray]) -> list[bytearray]:
-    """For each group, the entry of all the other groups together."""
-    t = [tables[0] if w == SUIT_LEN else tables[1] for _, w in spans]
-    out = [bytearray(_VEC) for _ in spans]
-    if len(spans) == 3:
-        _convolve(t[1], at[1], t[2], at[2], out[0])
-        _convolve(t[0], at[0], t[2], at[2], out[1])
-        _convolve(t[0], at[0], t[1], at[1], out[2])
-        return out
-    low, high = bytearray(_VEC), bytearray(_VEC)
-    _convolve(t[0], at[0], t[1], at[1], low)
-    _convolve(t[2], at[2], t[3], at[3], high)
-    _convolve(t[1], at[1], high, 0, out[0])
-    _convolve(t[0], at[0], high, 0, out[1])
-    _convolve(low, 0, t[3], at[3], out[2])
-    _convolve(low, 0, t[2], at[2], out[3])
-    return out
-
-
+@cython.locals(melds=cython.int, groups=cython.int, a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int)
 def _table_shanten(b: bytes, melds: int) -> int:
     """``standard_shanten`` (27 kinds) or ``standard_shanten_honours`` (34) from the tables."""
-    tables = _tables()
-    spans = _group_spans(len(b))
+    tables = _TABLES or _tables()
     suits = tables[0]
-    at = [_entry(b, lo, w, suits if w == SUIT_LEN else tables[1]) for lo, w in spans]
-    rest = bytearray(_VEC)
-    _convolve(suits, at[1], suits, at[2], rest)
-    if len(spans) == 4:
-        both = bytes(rest)
-        _convolve(both, 0, tables[1], at[3], rest)
-    return _best(suits, at[0], rest, melds)
+    a0 = _entry(b, 0, 9, suits)
+    a1 = _entry(b, 9, 9, suits)
+    a2 = _entry(b, 18, 9, suits)
+    work = bytearray(20)
+    _convolve(suits, a1, suits, a2, work, 0)
+    if len(b) > NUM_KINDS:
+        a3 = _entry(b, 27, 7, tables[1])
+        _convolve(work, 0, tables[1], a3, work, 10)
+        return _best(suits, a0, work, 10, melds)
+    return _best(suits, a0, work, 0, melds)
 
 
-@cython.locals(melds=cython.int, delta=cython.int, g=cython.int, r=cython.int, lo=cython.int,
-               width=cython.int, x=cython.int, step=cython.int, base=cython.int, at_r=cython.int,
-               near=cython.int, held=cython.int, p=cython.p_uchar, table=cython.p_uchar)
+@cython.locals(melds=cython.int, delta=cython.int, groups=cython.int, g=cython.int, r=cython.int, lo=cython.int,
+               width=cython.int, x=cython.int, step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int,
+               near=cython.int, held=cython.int, a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int,
+               p=cython.p_uchar, table=cython.p_uchar)
 def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_one_tile_changed`` (27 kinds) or ``standard_shanten_honours_after_draw`` (34, ``delta``
-    +1) from the tables: each group's changed entries against the other groups' entry."""
-    tables = _tables()
-    spans = _group_spans(len(b))
-    at = [_entry(b, lo, w, tables[0] if w == SUIT_LEN else tables[1]) for lo, w in spans]
-    rests = _rests(spans, at, tables)
-    base = _best(tables[0], at[0], rests[0], melds)
+    +1) from the tables: each group's changed entries against the other groups' entry together
+    (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50)."""
+    tables = _TABLES or _tables()
+    suits, honours = tables[0], tables[1]
+    groups = 4 if len(b) > NUM_KINDS else 3
+    a0 = _entry(b, 0, 9, suits)
+    a1 = _entry(b, 9, 9, suits)
+    a2 = _entry(b, 18, 9, suits)
+    work = bytearray(60)
+    if groups == 3:
+        a3 = 0
+        _convolve(suits, a1, suits, a2, work, 0)
+        _convolve(suits, a0, suits, a2, work, 10)
+        _convolve(suits, a0, suits, a1, work, 20)
+    else:
+        a3 = _entry(b, 27, 7, honours)
+        _convolve(suits, a0, suits, a1, work, 40)
+        _convolve(suits, a2, honours, a3, work, 50)
+        _convolve(suits, a1, work, 50, work, 0)
+        _convolve(suits, a0, work, 50, work, 10)
+        _convolve(work, 40, honours, a3, work, 20)
+        _convolve(work, 40, suits, a2, work, 30)
+    base = _best(suits, a0, work, 0, melds)
     p = b
     out = [9] * len(b)
-    for g in range(len(spans)):
-        lo, width = spans[g]
-        group = tables[0] if width == SUIT_LEN else tables[1]
+    for g in range(groups):
+        lo = 9 * g
+        width = 9 if g < 3 else 7
+        group = suits if g < 3 else honours
         table = group
-        rest = rests[g]
-        near = 2 if width == SUIT_LEN else 0  # ranks a tile forms a block with: none for honours
+        at_g = a0 if g == 0 else a1 if g == 1 else a2 if g == 2 else a3
+        near = 2 if g < 3 else 0  # ranks a tile forms a block with: none for honours
         held = 0
         for r in range(width):
             if p[lo + r]:
@@ -688,9 +688,9 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
                         and (delta > 0 and x == 1 or delta < 0 and x == 0):
                     out[lo + r] = base
                 else:
-                    at_r = at[g] + step
+                    at_r = at_g + step
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
-                    out[lo + r] = _best(table, at_r, rest, melds)
+                    out[lo + r] = _best(table, at_r, work, 10 * g, melds)
             step *= 5
     return out
