@@ -71,6 +71,7 @@ for i in range(3000):
             c[k] += 1
     b, w, m = bytes(c), rng.randrange(4), rng.randrange(3)
     s27 = c[:27]
+    b27 = bytes(s27)
     melded = [0] * 27
     for _ in range(3 * rng.randrange(2)):
         melded[rng.choice((1, 4, 7, 10, 3))] += 1
@@ -78,9 +79,9 @@ for i in range(3000):
                         wild.seven_pairs_completions(b, w),
                         patterns.shanten_after_draw(s27, melded, m) if sum(s27) % 3 == 1 else None,
                         patterns.shanten_after_discard(s27, melded, m) if sum(s27) % 3 == 2 else None,
-                        shapes._table_shanten(bytes(s27), m), shapes._table_shanten(b, m),
+                        shapes._table_shanten(b27, m), shapes._table_shanten(b, m),
                         shapes._table_one_changed(b, m, 1) if shapes._in_tables(b, 34, 1) else None,
-                        shapes._table_one_changed(bytes(s27), m, -1) if shapes._in_tables(bytes(s27), 27, -1) else None])
+                        shapes._table_one_changed(b27, m, -1) if shapes._in_tables(b27, 27, -1) else None])
 for bad in (bytes(33), bytes(35)):
     try:
         wild.shanten(bad, 0)
