@@ -69,6 +69,11 @@ from collections.abc import Callable
 from dataclasses import is_dataclass, replace
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.limited_deal import Holder, deal
 from cnmahjong.envs.core.seats import NUM_SEATS
@@ -168,28 +173,39 @@ def _hook(game: Any, name: str) -> Callable[..., Any] | None:
     return getattr(game, name, None)
 
 
+@cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, p=cython.p_uchar)
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
     sees, every river, the tiles face up and the other seats' shown tiles."""
-    seen = list(game.hands[seat])
+    seen = bytearray(game.hands[seat])
+    kinds = len(seen)
+    p = seen  # the compiled loops count into it through a C pointer, each kind checked first
     shown = _hook(game, "_world_shown")
     face_up = _hook(game, "_world_face_up")
+    tiles: list[Any] = [game.rivers[s] for s in range(NUM_SEATS)]
     for s in range(NUM_SEATS):
-        for m in game.melds[s]:
+        for m in game.melds[s]:  # a loop, not a genexpr over typed names (docs/performance.md)
             if s == seat or not m.hidden:
-                for t in m.tiles:
-                    seen[t] += 1
-        for t in game.rivers[s]:
-            seen[t] += 1
-        if shown is not None and s != seat:
-            for t, n in enumerate(shown(s)):
-                seen[t] += n
-    for t in face_up() if face_up is not None else ():
-        seen[t] += 1
-    unseen = [COPIES - n for n in seen]
-    if min(unseen) < 0:
-        raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {seen}")
-    return unseen
+                tiles.append(m.tiles)
+    if face_up is not None:
+        tiles.append(face_up())
+    for group in tiles:
+        for t in group:
+            if t < 0 or t >= kinds:
+                raise ValueError(f"tile kind {t} outside the {kinds} kinds")
+            p[t] += 1
+    if shown is not None:
+        for s in range(NUM_SEATS):
+            if s != seat:
+                row = bytes(shown(s))
+                if len(row) != kinds:
+                    raise ValueError(f"shown tiles of seat {s}: {len(row)} kinds, not {kinds}")
+                for k in range(kinds):
+                    p[k] += row[k]
+    for k in range(kinds):
+        if p[k] > COPIES:
+            raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {list(seen)}")
+    return [COPIES - x for x in seen]
 
 
 def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
