@@ -40,6 +40,7 @@ CORE_MODULES = (
     "cnmahjong.envs.core.rollouts",
     "cnmahjong.envs.core.worlds",
     "cnmahjong.envs.core.limited_deal",
+    "cnmahjong.envs.core.seat_facts",
     "cnmahjong.envs.vector",
 )
 """The ruleset-neutral hot path; each shipped ruleset adds its own (below)."""

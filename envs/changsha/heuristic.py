@@ -21,27 +21,19 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.changsha import actions as A
-from cnmahjong.envs.changsha.observation import decode_claim, decode_hand, decode_melded, decode_phase, decode_unseen
+from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
+from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.tiles import melds_of
-from cnmahjong.envs.core.worlds import unseen_counts
 
 NUM_KINDS = 27
 
 
-class _Observed:
+class _Observed(Observed):
     """The facts the player reads, decoded from a ``cs-v0`` observation."""
 
-    __slots__ = ("obs",)
-
-    def __init__(self, obs: np.ndarray) -> None:
-        self.obs = obs
-
-    def phase(self) -> str:
-        return decode_phase(self.obs)
-
-    def hand(self) -> list[int]:
-        return decode_hand(self.obs)
+    __slots__ = ()
+    CHANNELS = CHANNELS
 
     def melded(self) -> list[int]:
         return decode_melded(self.obs, 0)
@@ -49,23 +41,11 @@ class _Observed:
     def claim(self) -> list[int]:
         return decode_claim(self.obs)
 
-    def unseen(self) -> list[int]:
-        return decode_unseen(self.obs)
 
-
-class _OnGame:
+class _OnGame(OnGame):
     """The same facts read from the game for ``seat`` (what its observation encodes)."""
 
-    __slots__ = ("game", "seat")
-
-    def __init__(self, game: Any, seat: int) -> None:
-        self.game, self.seat = game, seat
-
-    def phase(self) -> str:
-        return self.game.phase
-
-    def hand(self) -> list[int]:
-        return list(self.game.hands[self.seat])
+    __slots__ = ()
 
     def melded(self) -> list[int]:
         return list(self.game.melded[self.seat])
@@ -73,9 +53,6 @@ class _OnGame:
     def claim(self) -> list[int]:
         window = self.game._window
         return [] if window is None else sorted(window.tiles)
-
-    def unseen(self) -> list[int]:
-        return unseen_counts(self.game, self.seat)
 
 
 def heuristic(observation: np.ndarray, legal: list[int]) -> int:

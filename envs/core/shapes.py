@@ -363,16 +363,24 @@ def _combine(one: int, rest: int, melds: int) -> int:
             p = p0 + p1
             if p > 1:
                 continue
-            m = m0 + m1 + melds
-            if m > 4:
-                m = 4
-            t = t0 + t1
-            if t > 4 - m:
-                t = 4 - m
-            s = 8 - 2 * m - t - p
+            s = _cut_shanten(m0 + m1 + melds, t0 + t1, p)
             if s < best:
                 best = s
     return best
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(sets=cython.int, partials=cython.int, head=cython.int)
+@cython.returns(cython.int)
+def _cut_shanten(sets: int, partials: int, head: int) -> int:
+    """The standard form's shanten of one cut of the hand: 8 - 2 sets - partial sets - head, with
+    at most four sets (melds included) and at most 4 - sets partial sets counted."""
+    if sets > 4:  # MAX_SETS
+        sets = 4
+    if partials > 4 - sets:
+        partials = 4 - sets
+    return 8 - 2 * sets - partials - head
 
 
 def seven_pairs_shanten(c: Sequence[int]) -> int:
@@ -590,36 +598,24 @@ def _convolve(a: bytes, ai: int, b: bytes, bi: int, out: bytearray, oi: int) -> 
 
 
 @cython.cfunc
-@cython.locals(a=cython.p_uchar, ai=cython.int, rest=cython.p_uchar, ri=cython.int, melds=cython.int,
-               best=cython.int, pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int,
-               y=cython.int, m=cython.int, t=cython.int, s=cython.int)
+@cython.locals(e=cython.p_uchar, ei=cython.int, melds=cython.int, best=cython.int, p=cython.int, m=cython.int,
+               x=cython.int, s=cython.int)
 @cython.returns(cython.int)
-def _best(a: bytes, ai: int, rest: bytearray, ri: int, melds: int) -> int:
-    """The standard shanten of one group's entry with the other groups' entry together (``_combine``)."""
+def _shanten_of(e: bytearray, ei: int, melds: int) -> int:
+    """The standard shanten of the whole hand's entry ``e[ei:]`` beside ``melds`` melds: the best
+    ``_cut_shanten`` of its (head, sets, partial sets), as ``_combine`` over Pareto triples."""
     best = 8
-    for pa in range(2):
-        for ma in range(5):
-            x = a[ai + 5 * pa + ma]
-            if not x:
-                continue
-            for pb in range(2 - pa):
-                for mb in range(5):
-                    y = rest[ri + 5 * pb + mb]
-                    if not y:
-                        continue
-                    m = ma + mb + melds
-                    if m > 4:  # MAX_SETS
-                        m = 4
-                    t = x + y - 2
-                    if t > 4 - m:
-                        t = 4 - m
-                    s = 8 - 2 * m - t - pa - pb
-                    if s < best:
-                        best = s
+    for p in range(2):
+        for m in range(5):
+            x = e[ei + 5 * p + m]
+            if x:
+                s = _cut_shanten(m + melds, x - 1, p)
+                if s < best:
+                    best = s
     return best
 
 
-@cython.locals(melds=cython.int, groups=cython.int, a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int)
+@cython.locals(melds=cython.int, a0=cython.int, a1=cython.int, a2=cython.int)
 def _table_shanten(b: bytes, melds: int) -> int:
     """``standard_shanten`` (27 kinds) or ``standard_shanten_honours`` (34) from the tables."""
     tables = _TABLES or _tables()
@@ -630,10 +626,11 @@ def _table_shanten(b: bytes, melds: int) -> int:
     work = bytearray(20)
     _convolve(suits, a1, suits, a2, work, 0)
     if len(b) > NUM_KINDS:
-        a3 = _entry(b, 27, 7, tables[1])
-        _convolve(work, 0, tables[1], a3, work, 10)
-        return _best(suits, a0, work, 10, melds)
-    return _best(suits, a0, work, 0, melds)
+        _convolve(work, 0, tables[1], _entry(b, 27, 7, tables[1]), work, 10)
+        _convolve(suits, a0, work, 10, work, 0)
+    else:
+        _convolve(suits, a0, work, 0, work, 10)
+    return _shanten_of(work, 0 if len(b) > NUM_KINDS else 10, melds)
 
 
 @cython.locals(melds=cython.int, delta=cython.int, groups=cython.int, g=cython.int, r=cython.int, lo=cython.int,
@@ -643,14 +640,15 @@ def _table_shanten(b: bytes, melds: int) -> int:
 def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_one_tile_changed`` (27 kinds) or ``standard_shanten_honours_after_draw`` (34, ``delta``
     +1) from the tables: each group's changed entries against the other groups' entry together
-    (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50)."""
+    (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50; a
+    whole hand's entry at 60)."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
     a0 = _entry(b, 0, 9, suits)
     a1 = _entry(b, 9, 9, suits)
     a2 = _entry(b, 18, 9, suits)
-    work = bytearray(60)
+    work = bytearray(70)
     if groups == 3:
         a3 = 0
         _convolve(suits, a1, suits, a2, work, 0)
@@ -664,7 +662,8 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
         _convolve(suits, a0, work, 50, work, 10)
         _convolve(work, 40, honours, a3, work, 20)
         _convolve(work, 40, suits, a2, work, 30)
-    base = _best(suits, a0, work, 0, melds)
+    _convolve(suits, a0, work, 0, work, 60)
+    base = _shanten_of(work, 60, melds)
     p = b
     out = [9] * len(b)
     for g in range(groups):
@@ -691,6 +690,7 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
                     at_r = at_g + step
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
-                    out[lo + r] = _best(table, at_r, work, 10 * g, melds)
+                    _convolve(table, at_r, work, 10 * g, work, 60)
+                    out[lo + r] = _shanten_of(work, 60, melds)
             step *= 5
     return out

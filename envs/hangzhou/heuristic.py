@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core import wild
+from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
-from cnmahjong.envs.core.worlds import unseen_counts
 from cnmahjong.envs.hangzhou import actions as A
-from cnmahjong.envs.hangzhou.observation import decode_claim, decode_hand, decode_indicator, decode_phase, decode_unseen
+from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
 from cnmahjong.envs.hangzhou.patterns import chi_runs, natural, natural_kind
 
 
@@ -41,19 +41,11 @@ def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
     return min(wild_shanten(after_removing(hand, t), indicator, melds) for t in range(NUM_KINDS) if hand[t])
 
 
-class _Observed:
+class _Observed(Observed):
     """The facts the player reads, decoded from an ``hz-v0`` observation."""
 
-    __slots__ = ("obs",)
-
-    def __init__(self, obs: np.ndarray) -> None:
-        self.obs = obs
-
-    def phase(self) -> str:
-        return decode_phase(self.obs)
-
-    def hand(self) -> list[int]:
-        return decode_hand(self.obs)
+    __slots__ = ()
+    CHANNELS = CHANNELS
 
     def indicator(self) -> int:
         return decode_indicator(self.obs)
@@ -61,23 +53,11 @@ class _Observed:
     def claim(self) -> int | None:
         return decode_claim(self.obs)
 
-    def unseen(self) -> list[int]:
-        return decode_unseen(self.obs)
 
-
-class _OnGame:
+class _OnGame(OnGame):
     """The same facts read from the game for ``seat`` (what its observation encodes)."""
 
-    __slots__ = ("game", "seat")
-
-    def __init__(self, game: Any, seat: int) -> None:
-        self.game, self.seat = game, seat
-
-    def phase(self) -> str:
-        return self.game.phase
-
-    def hand(self) -> list[int]:
-        return list(self.game.hands[self.seat])
+    __slots__ = ()
 
     def indicator(self) -> int:
         return self.game.indicator
@@ -85,9 +65,6 @@ class _OnGame:
     def claim(self) -> int | None:
         window = self.game._window
         return None if window is None else window.tiles[0]
-
-    def unseen(self) -> list[int]:
-        return unseen_counts(self.game, self.seat)
 
 
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:

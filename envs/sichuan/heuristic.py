@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.engine import ClaimWindow
+from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import seven_pairs_shanten, standard_shanten, standard_shanten_after_draw
 from cnmahjong.envs.core.tiles import melds_of
 from cnmahjong.envs.sichuan import actions as A
@@ -27,46 +28,29 @@ from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
 SUIT = 9
 
 
-class _Observed:
+class _Observed(Observed):
     """The facts the player reads, decoded from an ``sc-v0`` observation."""
 
-    __slots__ = ("obs",)
-
-    def __init__(self, obs: np.ndarray) -> None:
-        self.obs = obs
-
-    def hand(self) -> list[int]:
-        return CHANNELS.decode(self.obs, "HAND")
+    __slots__ = ()
+    CHANNELS = CHANNELS
 
     def void(self) -> int | None:
         """The seat's own void suit, None until every seat's is shown."""
         void = CHANNELS.decode(self.obs, "VOID", 0)
         return None if void == "unknown" else SUIT_LABELS.index(void) - 1
 
-    def phase(self) -> str:
-        return CHANNELS.decode(self.obs, "PHASE")
-
     def offered(self) -> int | None:
         return CHANNELS.decode(self.obs, "OFFERED")
 
 
-class _OnGame:
+class _OnGame(OnGame):
     """The same facts read from the game for ``seat`` (what its observation encodes)."""
 
-    __slots__ = ("game", "seat")
-
-    def __init__(self, game: Any, seat: int) -> None:
-        self.game, self.seat = game, seat
-
-    def hand(self) -> list[int]:
-        return list(self.game.hands[self.seat])
+    __slots__ = ()
 
     def void(self) -> int | None:
         voids = self.game.voids
         return None if voids is None else voids[self.seat]
-
-    def phase(self) -> str:
-        return self.game.phase
 
     def offered(self) -> int | None:
         window = self.game._window
