@@ -25,7 +25,12 @@ played by it), and keeps the action with the best mean settlement for its seat: 
   ``top`` most probable actions are candidates (0, the default: every legal action), so the budget
   goes to the few that matter; ``confirm``: before replacing the default, play it and the best
   action in this many fresh worlds and replace it only if they confirm the gain (0, the default:
-  decide on the worlds that chose the best, whose luck favours it: the winner's curse).
+  decide on the worlds that chose the best, whose luck favours it: the winner's curse); ``own``:
+  who plays the searching seat's own later decisions in a play-out, ``rollout`` (the default: the
+  rollout policy, as every other seat) or ``anchor`` (its anchor, a network's forward passes
+  batched over all the play-outs of a round). A play-out then values an action as the anchor
+  would go on to play it, so the search is a policy-improvement step on the anchor itself rather
+  than on the rollout policy (Tesauro and Galperin's rollouts).
 
 It reads a ``SeatView`` (its legal actions and worlds), never the game: the arena and the
 play page hand it one (``act_view``). Given only an observation (``policy(obs, mask)``) it refuses.
@@ -44,12 +49,15 @@ from cnmahjong.envs.core.rollouts import play_to_end, seat_player
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
-DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": "expert", "top": 0, "confirm": 0}
+DEFAULTS = {"rollouts": 32, "ms": 0, "policy": "greedy", "margin": 2.0, "anchor": "expert", "top": 0, "confirm": 0,
+            "own": "rollout"}
 """The default budget: 32 play-outs a decision, under a second on one core (``make bench``'s search
 rows measure it). A ruleset may set its own defaults over these (``Players.search_options``:
 Sichuan's ``confirm=16``)."""
 ROLLOUT_POLICIES = ("greedy", "expert", "random")
 ANCHORS = ("expert", "greedy", "pretrained", "rollout")
+OWN = ("rollout", "anchor")
+"""Who plays the searching seat's own later decisions in a play-out: the rollout policy, or the anchor."""
 """Whose choice the search keeps unless another is clearly better (besides ``pretrained-NAME``, ``ckpt:PATH``)."""
 
 
@@ -74,6 +82,10 @@ def _option(key: str, value: str) -> Any:
         if value not in ANCHORS and not value.startswith(("pretrained-", "ckpt:")):
             raise ValueError(f"search option anchor={value!r}: allowed {', '.join(ANCHORS)}, pretrained-NAME "
                              f"or ckpt:PATH")
+        return value
+    if key == "own":
+        if value not in OWN:
+            raise ValueError(f"search option own={value!r}: allowed {', '.join(OWN)}")
         return value
     if key == "policy":
         if value not in ROLLOUT_POLICIES:
@@ -122,16 +134,48 @@ def _play_each(world: Any, seat: int, actions: list[int], play: Callable[[Any, i
         totals[a].append(play_out(g, play, rng).payments[seat])
 
 
+def play_out_own(games: list[Any], seat: int, play: Callable[[Any, int, np.random.Generator], int],
+                 rng: np.random.Generator, own: Callable[[list[Any]], list[int]]) -> list[int]:
+    """Play every game of ``games`` to its end in place, in lockstep: ``seat``'s choices by
+    ``own(games_waiting) -> actions`` (one call for all the games waiting on that seat: a network's
+    batch), every other seat's by ``play``; ``seat``'s settlement in each game."""
+    waiting = list(games)
+    while waiting:
+        ready = []
+        for g in waiting:
+            while True:
+                g.play_forced()
+                pending = g.pending
+                if not pending:
+                    break
+                other = next((s for s in pending if s != seat), None)
+                if other is None:  # only the searching seat is asked: it waits for the batch
+                    ready.append(g)
+                    break
+                g.step(other, play(g, other, rng))
+        if ready:
+            for g, a in zip(ready, own(ready), strict=True):
+                g.step(seat, a)
+        waiting = ready
+    return [g.result.payments[seat] for g in games]
+
+
 class SearchPolicy:
     """Determinized Monte Carlo search over sampled worlds; see the module docstring."""
 
     def __init__(self, ruleset: str | Ruleset | None = None, seed: int | None = None, rollouts: int = 32,
                  ms: int = 0, policy: str = "greedy", margin: float = 2.0, anchor: str = "expert",
-                 top: int = 0, confirm: int = 0) -> None:
+                 top: int = 0, confirm: int = 0, own: str = "rollout") -> None:
         self.ruleset = None if ruleset is None else get_ruleset(ruleset)
         self.rollouts, self.ms, self.policy, self.margin, self.top = rollouts, ms, policy, margin, top
         self.confirm = confirm
         self.anchor = anchor
+        if own not in OWN:
+            raise ValueError(f"search option own={own!r}: allowed {', '.join(OWN)}")
+        if own == "anchor" and anchor == "rollout":
+            raise ValueError("search option own=anchor needs an anchor (anchor=expert, pretrained, ...), "
+                             "not anchor=rollout")
+        self.own = own
         self._anchors: dict[str, Any] = {}
         self._players: dict[str, Any] = {}
         self.reset(seed)
@@ -192,11 +236,14 @@ class SearchPolicy:
         late = False
         while budget >= len(alive) and not late:
             rounds = max(1, math.ceil(math.log2(len(alive))))  # this one included
-            for _ in range(max(1, budget // (len(alive) * rounds))):
-                if world is None:
-                    world = view.sample_world(rng)
-                _play_each(world, seat, alive, play, rng, totals)
-                budget -= len(alive)
+            left = max(1, budget // (len(alive) * rounds))
+            while left:  # world by world; with own=anchor the round's worlds at once (one batch)
+                n = 1 if self.own == "rollout" else left
+                worlds = [world] if world is not None else []
+                worlds += [view.sample_world(rng) for _ in range(n - len(worlds))]
+                self._play_round(worlds, seat, alive, play, rng, totals, view.ruleset)
+                budget -= n * len(alive)
+                left -= n
                 world = None
                 late = bool(self.ms) and (time.perf_counter() - start) * 1000 > self.ms
                 if late:
@@ -210,18 +257,67 @@ class SearchPolicy:
         if choice == default or not self.confirm:
             return choice
         fresh: dict[int, list[float]] = {default: [], choice: []}
-        for _ in range(self.confirm):
-            _play_each(view.sample_world(rng), seat, [default, choice], play, rng, fresh)
+        worlds = [view.sample_world(rng) for _ in range(self.confirm)]
+        self._play_round(worlds, seat, [default, choice], play, rng, fresh, view.ruleset)
         self.played += 2 * self.confirm
         return self._choose([default, choice], fresh, default)
+
+    def _play_round(self, worlds: list[Any], seat: int, actions: list[int], play: Any, rng: np.random.Generator,
+                    totals: dict[int, list[float]], ruleset_name: str) -> None:
+        """Every action of ``actions`` played out in a copy of each world (paired); ``seat``'s
+        settlements appended to ``totals``, world by world. With ``own=anchor`` the seat's own later
+        choices are its anchor's, for all these play-outs at once (``play_out_own``)."""
+        anchor = self._anchor_of(ruleset_name) if self.own == "anchor" else None
+        if anchor is None:
+            for world in worlds:
+                _play_each(world, seat, actions, play, rng, totals)
+            return
+        games = []
+        for world in worlds:
+            for a in actions:
+                g = world.clone()
+                g.step(seat, a)
+                games.append(g)
+        pays = play_out_own(games, seat, play, rng, self._own_chooser(anchor, seat, ruleset_name))
+        for i, pay in enumerate(pays):
+            totals[actions[i % len(actions)]].append(pay)
+
+    def _encoding_of(self, anchor: Any, ruleset_name: str) -> Any:
+        """The encoding the anchor reads: a network's own, else the ruleset's default."""
+        rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
+        name = getattr(anchor, "encoder", None)
+        return rs.encoding_named(name) if isinstance(name, str) else rs.encoding
+
+    def _own_chooser(self, anchor: Any, seat: int, ruleset_name: str) -> Callable[[list[Any]], list[int]]:
+        """``choose(games) -> actions``: the anchor's choices for ``seat`` in many games, a network's in
+        one forward pass; an incremental encoder per game (each is asked again and again)."""
+        rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
+        encoding = self._encoding_of(anchor, ruleset_name)
+        shape = encoding.shape
+        encoders: dict[int, tuple[Any, Any]] = {}
+        batch = getattr(anchor, "act_batch", None)
+
+        def choose(games: list[Any]) -> list[int]:
+            rows, masks = [], np.zeros((len(games), rs.num_actions), dtype=bool)
+            for i, g in enumerate(games):
+                found = encoders.get(id(g))
+                if found is None or found[0] is not g:
+                    found = encoders[id(g)] = (g, encoding.encoder())
+                rows.append(found[1].planes(g, seat))
+                masks[i, g.legal_actions(seat)] = True
+            obs = encoding.to_float(np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(games), *shape))
+            if batch is not None:
+                return [int(a) for a in batch(obs, masks)]
+            return [int(anchor(o, m)) for o, m in zip(obs, masks, strict=True)]
+
+        return choose
 
     def _anchored(self, anchor: Any, world: Any, seat: int, legal: list[int],
                   ruleset_name: str) -> tuple[int, list[int]]:
         """The anchor's choice, on the seat's observation (the world shows the seat what the real
         game does), and the candidates: with ``top`` and a network anchor its most probable actions."""
         rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
-        name = getattr(anchor, "encoder", None)
-        encoding = rs.encoding_named(name) if isinstance(name, str) else rs.encoding
+        encoding = self._encoding_of(anchor, ruleset_name)
         mask = np.zeros(rs.num_actions, dtype=bool)
         mask[legal] = True
         obs = encoding.encoder()(world, seat)

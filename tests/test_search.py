@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cnmahjong.agents import make_policy
-from cnmahjong.agents.search import DEFAULTS, SearchPolicy
+from cnmahjong.agents.search import DEFAULTS, SearchPolicy, play_out, play_out_own, rollout_player
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 from cnmahjong.training.arena.core import run_arena
@@ -27,12 +27,14 @@ def test_options_are_parsed_strictly():
     assert make_policy("search:confirm=0", ruleset="sichuan").confirm == 0
     p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
     assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
-    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top, confirm"),
+    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top, confirm, own"),
                        ("search:rollouts=0", "rollouts='0': allowed an integer 1..1000000"),
                        ("search:rollouts=1.5", "rollouts='1.5'"), ("search:rollouts", "needs a value"),
                        ("search:policy=nn", "policy='nn': allowed greedy, expert, random"),
                        ("search:margin=-1", "margin='-1': allowed a number >= 0"),
-                       ("search:margin=nan", "margin='nan'"), ("search:ms=x", "ms='x'")]:
+                       ("search:margin=nan", "margin='nan'"), ("search:ms=x", "ms='x'"),
+                       ("search:own=net", "own='net': allowed rollout, anchor"),
+                       ("search:own=anchor,anchor=rollout", "own=anchor needs an anchor")]:
         with pytest.raises(ValueError, match="search option") as err:
             make_policy(spec, ruleset="changsha")
         assert said in str(err.value)
@@ -187,3 +189,73 @@ def test_top_keeps_the_networks_most_probable_actions_as_the_only_candidates():
         assert p.act_view(SeatView(game, seat)) in allowed
     with pytest.raises(ValueError, match=r"top='x': allowed an integer 0..1000000 \(0: every legal action\)"):
         make_policy("search:top=x", ruleset="changsha")
+
+
+def test_lockstep_play_outs_equal_the_plain_loop():
+    """``play_out_own`` (the searching seat's choices batched over many games, the others' played at
+    once) gives the same hands as the plain loop when the seat's chooser is the same greedy player:
+    the order in which a claim window's seats answer changes nothing (blind choices); the chooser
+    is asked only when the searching seat alone is to act."""
+    for name in ("changsha", "hangzhou", "sichuan"):
+        rs = get_ruleset(name)
+        play = rollout_player(rs, "greedy")
+        cases = [c for cases in decision_positions(name, per_kind=3).values() for c in cases]
+        rng = np.random.default_rng(0)
+        for seat in range(4):
+            games = [g.clone() for g, _ in cases]
+            asked = []
+
+            def own(waiting, seat=seat, asked=asked):
+                asked.append(len(waiting))
+                for g in waiting:
+                    assert set(g.pending) == {seat} and len(g.legal_actions(seat)) > 1
+                return [play(g, seat, rng) for g in waiting]
+
+            got = play_out_own(games, seat, play, rng, own)
+            want = [play_out(g.clone(), play, rng).payments[seat] for g, _ in cases]
+            assert got == want and all(g.done for g in games), (name, seat)
+            assert sum(asked) > len(cases)  # the seat decided in these play-outs, batched
+            assert max(asked) > 1
+
+
+def test_own_anchor_plays_the_seats_later_choices_as_its_anchor_would():
+    """``own=anchor``: in the play-outs the searching seat's later choices are its anchor's (a
+    network's, one forward pass for many games, each game's planes from its own incremental
+    encoder): the batch chooser gives the anchor's choice on each observation; the search stays
+    legal, deterministic and blind to the hidden tiles; a rule anchor (no batch) works too."""
+    rs = get_ruleset("changsha")
+    p = make_policy("search:anchor=pretrained,top=2,rollouts=8,own=anchor", seed=3, ruleset="changsha")
+    assert p.own == "anchor"
+    anchor = p._anchor_of("changsha")
+    cases = [c for cases in decision_positions("changsha", per_kind=2).values() for c in cases]
+    for seat in range(4):
+        choose = p._own_chooser(anchor, seat, "changsha")
+        games = [g.clone() for g, _ in cases]
+        for _ in range(12):  # the same games asked again and again, as a play-out does
+            waiting = []
+            for g in games:
+                g.play_forced()
+                if g.pending and seat in g.pending and len(g.legal_actions(seat)) > 1:
+                    waiting.append(g)
+            if not waiting:
+                break
+            got = choose(waiting)
+            want = [anchor(rs.encoder()(g, seat), _mask(rs, g.legal_actions(seat))) for g in waiting]
+            assert got == want
+            for g, a in zip(waiting, got):
+                g.step(seat, a)
+            for g in games:  # the others play on
+                while g.pending and seat not in g.pending:
+                    s = next(iter(g.pending))
+                    g.step(s, g.legal_actions(s)[0])
+    r = random.Random(5)
+    for game, seat in cases[:6]:
+        a = p.act_view(SeatView(game, seat))
+        assert a in game.legal_actions(seat)
+        again = make_policy("search:anchor=pretrained,top=2,rollouts=8,own=anchor", seed=3, ruleset="changsha")
+        assert again.act_view(SeatView(twin(game, seat, r), seat)) == a
+        p.reset(3)
+    rule = make_policy("search:rollouts=6,own=anchor", seed=1, ruleset="hangzhou")  # the expert anchor
+    for game, seat in [c for cases in decision_positions("hangzhou", per_kind=1).values() for c in cases][:4]:
+        assert rule.act_view(SeatView(game, seat)) in game.legal_actions(seat)
+    assert rule.played > 0
