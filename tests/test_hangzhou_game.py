@@ -136,7 +136,7 @@ def test_concealed_kong_revealed_at_the_owners_next_turn_section1():
         assert g.melds[1][0].hidden
         discard_drawn(g)
     assert g.to_act == [1] and not g.melds[1][0].hidden  # 乙's next draw shows it
-    assert {"type": "reveal", "seat": 1} in g.events
+    assert {"type": "reveal", "seat": 1, "tiles": [k("1s")]} in g.events  # the kind, public now
 
 
 def test_chi_only_from_the_previous_seat_and_peng_beats_chi_section2():

@@ -27,7 +27,8 @@ def test_options_are_parsed_strictly():
     assert make_policy("search:confirm=0", ruleset="sichuan").confirm == 0
     p = make_policy("search:rollouts=200,policy=expert,ms=500,margin=0.5", ruleset="hangzhou")
     assert (p.rollouts, p.policy, p.ms, p.margin) == (200, "expert", 500, 0.5)
-    for spec, said in [("search:foo=1", "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top, confirm, own"),
+    unknown = "'foo' is unknown: allowed rollouts, ms, policy, margin, anchor, top, confirm, own"
+    for spec, said in [("search:foo=1", unknown),
                        ("search:rollouts=0", "rollouts='0': allowed an integer 1..1000000"),
                        ("search:rollouts=1.5", "rollouts='1.5'"), ("search:rollouts", "needs a value"),
                        ("search:policy=nn", "policy='nn': allowed greedy, expert, random"),
@@ -205,7 +206,7 @@ def test_lockstep_play_outs_equal_the_plain_loop():
             games = [g.clone() for g, _ in cases]
             asked = []
 
-            def own(waiting, seat=seat, asked=asked):
+            def own(waiting, seat=seat, asked=asked, play=play, rng=rng):
                 asked.append(len(waiting))
                 for g in waiting:
                     assert set(g.pending) == {seat} and len(g.legal_actions(seat)) > 1
@@ -242,7 +243,7 @@ def test_own_anchor_plays_the_seats_later_choices_as_its_anchor_would():
             got = choose(waiting)
             want = [anchor(rs.encoder()(g, seat), _mask(rs, g.legal_actions(seat))) for g in waiting]
             assert got == want
-            for g, a in zip(waiting, got):
+            for g, a in zip(waiting, got, strict=True):
                 g.step(seat, a)
             for g in games:  # the others play on
                 while g.pending and seat not in g.pending:

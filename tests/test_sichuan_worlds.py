@@ -151,3 +151,45 @@ def test_worlds_follow_the_rejection_law_at_real_positions():
             assert _same_law(a, b, n) > 1e-4, (game.phase, seat, a, b)
         tested += 1
     assert tested == 3
+
+
+def test_a_face_down_angang_is_redrawn_only_where_its_kind_is_hidden():
+    """§ reveal_angang_tile: with the option on, another seat's 暗杠 is public and every world keeps
+    its kind; with it off, the kind is unseen (``Meld.hidden``), so worlds draw it among the kinds
+    all unseen outside the owner's void (D2): a world never keeps the real kind by reading it."""
+    from cnmahjong.envs.core.meld import ANGANG
+    from cnmahjong.envs.core.tiles import COPIES
+    from cnmahjong.envs.sichuan.rules import RuleConfig
+    from tests.test_sichuan_env import random_game
+
+    varied = 0
+    for reveal in (True, False):
+        found = 0
+        for seed in range(600):
+            g = random_game(seed, 0, RuleConfig(reveal_angang_tile=reveal))
+            r = random.Random(seed)
+            while not g.done and not any(m.kind == ANGANG for ms in g.melds for m in ms):
+                s = g.to_act[0]
+                legal = g.legal_actions(s)
+                kongs = [a for a in legal if a >= g.NUM_KINDS]
+                g.step(s, r.choice(kongs) if kongs and r.random() < 0.8 else r.choice(legal))
+            if g.done:
+                continue
+            s, m = next((s, m) for s in range(4) for m in g.melds[s] if m.kind == ANGANG)
+            assert m.hidden == (not reveal)
+            viewer = (s + 1) % 4
+            unseen = unseen_counts(g, viewer)
+            kinds = {g.sample_world(viewer, np.random.default_rng(k)).melds[s][g.melds[s].index(m)].tiles[0]
+                     for k in range(16)}
+            if reveal:
+                assert kinds == {m.tiles[0]}
+            else:
+                void = g.voids[s] if g.voids is not None else None
+                eligible = {k for k, n in enumerate(unseen) if n == COPIES and k // 9 != void}
+                assert kinds <= eligible, (kinds, eligible)
+                varied += len(kinds) > 1  # (a kind the swap's receiver must hold is out too: §9)
+            found += 1
+            if found >= 6:
+                break
+        assert found >= 6, (reveal, found)
+    assert varied >= 3, varied

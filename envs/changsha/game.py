@@ -304,14 +304,17 @@ class ChangshaGame(TableGame):
             event["forced"] = True
         self.events.append(event)
 
-    def _clamp_shown(self, s: int, t: int) -> None:
-        """Shown tiles that left the hand are no longer 'shown in hand' (they are public elsewhere)."""
-        if self.shown[s][t] > self.hands[s][t]:
-            self.shown[s][t] = self.hands[s][t]
+    def _unshow(self, s: int, t: int) -> None:
+        """A tile of kind ``t`` left seat ``s``'s hand in sight: the others know one shown copy
+        fewer is surely still there (it may have been the shown one), whatever the hand holds
+        unseen; counting what the hand holds would tell them whether it holds another copy."""
+        if self.shown[s][t]:
+            self.shown[s][t] -= 1
             self.public_log.append(8 + s)
 
     def _add_meld(self, s: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
-                  how: str | None) -> None:
+                  how: str | None, used: tuple[int, ...]) -> None:
+        """The meld ``tiles`` (``used``: those taken from the hand)."""
         if kind == JIAGANG:
             t = tiles[0]
             self.melds[s] = [Meld(JIAGANG, tiles, m.from_seat) if m.kind == PENG and m.tiles[0] == t else m
@@ -326,8 +329,8 @@ class ChangshaGame(TableGame):
         self.public_log.append(s)
         self._waits[s] = None
         self._dihu = False
-        for t in set(tiles):
-            self._clamp_shown(s, t)
+        for t in used:
+            self._unshow(s, t)
         self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
                             "from": from_seat, "how": how})
 
@@ -423,8 +426,9 @@ class ChangshaGame(TableGame):
             is_kai = action >= A.KAIGANG_SELF
             t = action - (A.KAIGANG_SELF if is_kai else A.BUZHANG_SELF)
             kind = ANGANG if self.hands[s][t] == 4 else JIAGANG
-            self.hands[s][t] -= 4 if kind == ANGANG else 1
-            self._add_meld(s, kind, (t,) * 4, None, "kaigang" if is_kai else "buzhang")
+            used = (t,) * (4 if kind == ANGANG else 1)
+            self.hands[s][t] -= len(used)
+            self._add_meld(s, kind, (t,) * 4, None, "kaigang" if is_kai else "buzhang", used)
             if is_kai:
                 self._start_kaigang(_Kong(s, t, open=kind == JIAGANG, from_seat=None))
             elif kind == JIAGANG:
@@ -439,8 +443,7 @@ class ChangshaGame(TableGame):
     def _discard(self, s: int, t: int) -> None:
         self.hands[s][t] -= 1
         self._waits[s] = None
-        if self.shown[s][t]:
-            self._clamp_shown(s, t)
+        self._unshow(s, t)
         self._to_river(s, t)
         self._open_claims(s, t)
 
@@ -573,19 +576,19 @@ class ChangshaGame(TableGame):
         h = self.hands[s]
         if a in A.CHI_ACTIONS:
             run = A.chi_run(a, t)
-            for x in run:
-                if x != t:
-                    h[x] -= 1
-            self._add_meld(s, CHI, run, d, None)
+            used = tuple(x for x in run if x != t)
+            for x in used:
+                h[x] -= 1
+            self._add_meld(s, CHI, run, d, None, used)
             self._start_turn(s, None, None)
         elif a == A.PENG:
             h[t] -= 2
-            self._add_meld(s, PENG, (t,) * 3, d, None)
+            self._add_meld(s, PENG, (t,) * 3, d, None, (t, t))
             self._start_turn(s, None, None)
         else:
             h[t] -= 3
             is_kai = a == A.KAIGANG_CLAIM
-            self._add_meld(s, MINGGANG, (t,) * 4, d, "kaigang" if is_kai else "buzhang")
+            self._add_meld(s, MINGGANG, (t,) * 4, d, "kaigang" if is_kai else "buzhang", (t, t, t))
             self.turn = s
             if is_kai:
                 passed = frozenset(o for o in w.louhu if w.choices.get(o) != A.HU)
@@ -737,8 +740,9 @@ class ChangshaGame(TableGame):
         self.revealed = []
         self.hands[s][t] += 1
         kind = ANGANG if self.hands[s][t] == 4 else JIAGANG
-        self.hands[s][t] -= 4 if kind == ANGANG else 1
-        self._add_meld(s, kind, (t,) * 4, None, "kaigang")
+        used = (t,) * (4 if kind == ANGANG else 1)
+        self.hands[s][t] -= len(used)
+        self._add_meld(s, kind, (t,) * 4, None, "kaigang", used)
         self._start_kaigang(_Kong(s, t, open=kind == JIAGANG, from_seat=None))
 
     # ------------------------------------------------------------- 海底 §7
@@ -859,6 +863,19 @@ class ChangshaGame(TableGame):
         if self.phase == OPENING and queue:
             order = [(self.dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
             self._opening_queue = [queue[0]] + [s for s in order[order.index(queue[0]) + 1:] if self._declarable(s)]
+
+    @classmethod
+    def kongs_face_down(cls, config: dict[str, Any]) -> bool:
+        """§6: every kong is shown face up, a concealed one too (暗杠也要亮明)."""
+        return False
+
+    def _world_force(self, events: list[dict[str, Any]]) -> None:
+        """A game rebuilt from a seat's events (``envs.core.shadow``): the next rolls are the
+        recorded ones."""
+        for e in events:
+            if e["type"] == "dice":
+                self._dice.extend(e["values"])
+        self._ahead = None
 
     def _world_offer(self, w: _Window, s: int) -> list[int]:
         """Seat ``s``'s options in the open window with its drawn hand (its win and 漏胡 bits too)."""

@@ -119,6 +119,13 @@ class TableGame:
     """Phases whose options are offered blind and may be declined (claims on a discard, robbing a
     kong, declaring): another seat's PASS there is never shown, so a declined claim or HU leaves no
     trace (it would tell that the seat was offered one)."""
+    @classmethod
+    def kongs_face_down(cls, config: dict[str, Any]) -> bool:
+        """Whether another seat's concealed kong lies face down when made (rules ``config`` as the
+        deal event gives it): then its tile and the act that made it stay out of the others' view
+        of the log (``envs.core.seen``); a ruleset that shows it says False."""
+        return True
+
     DICE_AHEAD: ClassVar[int] = 0
     """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 

@@ -29,7 +29,8 @@ class Meld:
 
     ``from_seat``: the discarder of a claimed meld (CHI, PENG, 明杠; an added kong keeps its
     PENG's), None for a seat's own kong. ``hidden``: a concealed kong the other seats cannot see
-    yet (Hangzhou §1: until its owner's next turn); Changsha shows every kong (§6)."""
+    yet (Hangzhou §1: until its owner's next turn; Sichuan with ``reveal_angang_tile`` off: the
+    whole hand); Changsha shows every kong (§6)."""
 
     kind: str
     tiles: tuple[int, ...]

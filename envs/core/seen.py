@@ -24,16 +24,19 @@ def hidden(e: Event, viewer: int | None, over: bool) -> bool:
     return viewer is not None and e.get("seat") != viewer and not over
 
 
-def hides_kong(events: list[Event], i: int, viewer: int | None, over: bool) -> bool:
+def hides_kong(events: list[Event], i: int, viewer: int | None, over: bool, game_class: Any = None) -> bool:
     """Whether act event ``i``, another seat's, made a concealed kong whose tile ``viewer`` may
-    not see yet (Hangzhou §1: it lies face down; the action is told as "a concealed kong")."""
+    not see yet (Hangzhou §1: it lies face down; the action is told as "a concealed kong"): only
+    where the ruleset lays concealed kongs face down (``kongs_face_down``)."""
     if viewer is None or over or events[i]["seat"] == viewer:
+        return False
+    if not _face_down(events, game_class):
         return False
     for e in events[i + 1:]:
         if e["type"] == "act":
             return False
-        if e["type"] == "meld" and e["kind"] == "angang":
-            return True
+        if e["type"] == "meld":  # the act's own meld: the first after it, of its seat
+            return e["kind"] == "angang" and e["seat"] == events[i]["seat"]
     return False
 
 
@@ -59,11 +62,18 @@ def seat_event(events: list[Event], i: int, viewer: int, over: bool, game_class:
         return game_class.seat_view(dict(e), viewer)
     if kind == "draw":
         return {k: v for k, v in e.items() if k != "tile"}
-    if kind == "meld" and e.get("kind") == "angang":
+    if kind == "meld" and e.get("kind") == "angang" and _face_down(events, game_class):
         return {**e, "tiles": []}
-    if kind == "act" and hides_kong(events, i, viewer, over):
+    if kind == "act" and hides_kong(events, i, viewer, over, game_class):
         return None
     return game_class.seat_view(dict(e), viewer)
+
+
+def _face_down(events: list[Event], game_class: Any) -> bool:
+    """Whether the log's ruleset lays another seat's concealed kong face down (its deal's rules)."""
+    cls = game_class if game_class is not None else _game_class(events)
+    config = events[0].get("config") if events and events[0].get("type") == "deal" else None
+    return cls.kongs_face_down(config if isinstance(config, dict) else {})
 
 
 def _game_class(events: list[Event]) -> Any:
@@ -78,14 +88,18 @@ def _game_class(events: list[Event]) -> Any:
 def seat_events(events: list[Event], start: int, viewer: int, over: bool) -> tuple[list[Event], int]:
     """The events from index ``start`` as ``viewer`` may see them, and the index to start from
     next time: the others' answers to a claim window still open (the act events at the end of
-    the log, from the first that is not ``viewer``'s) are held back for then."""
+    the log, from the first that is not ``viewer``'s) are held back for then; picks in a secret
+    window are not (they show as hidden choices), so the viewer's own picks after them come."""
     end = len(events)
+    cls = None if over or start >= end else _game_class(events)
     if not over:
         first = end
         while first > start and events[first - 1]["type"] == "act":
             first -= 1
-        end = next((j for j in range(first, end) if events[j]["seat"] != viewer), end)
-    cls = None if over or start >= end else _game_class(events)
+        secret = cls.SECRET_PHASES if cls is not None else ()  # picks shown as hidden choices already
+        end = next((j for j in range(first, end) if events[j]["seat"] != viewer
+                    and events[j].get("phase") not in secret), end)
+    cls = None if over or start >= end else cls
     seen = [x for j in range(start, end) if (x := seat_event(events, j, viewer, over, cls)) is not None]
     return seen, end
 

@@ -214,15 +214,24 @@ def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
     return seat_events(game.events, 0, seat, game.done)[0]
 
 
-def _holders(game: Any, seat: int, others: list[int], sizes: dict[int, int]) -> list[Holder]:
-    """The other seats' hidden holdings with what the ruleset says the record bounds in them."""
+def _holders(game: Any, seat: int, others: list[int], sizes: dict[int, int], holds: Any) -> list[Holder]:
+    """The other seats' hidden holdings with what the ruleset says the record bounds in them (less
+    the tiles ``holds`` already gives them)."""
     limits, kong_kinds = _hook(game, "_world_limits"), _hook(game, "_world_kong_kinds")
-    return [Holder(s, sizes[s], tuple(len(m.tiles) for m in game.melds[s] if m.hidden),
-                   frozenset(kong_kinds(s)) if kong_kinds is not None else None,
-                   tuple(limits(seat, s)) if limits is not None else ()) for s in others]
+    out = []
+    for s in others:
+        bounds = []
+        for kinds, lo, hi in (limits(seat, s) if limits is not None else ()):
+            have = sum(n for k, n in holds.get(s, {}).items() if k in kinds)
+            if have > hi:
+                raise ValueError(f"seat {s} would hold {have} tiles of {sorted(kinds)}, at most {hi}")
+            bounds.append((kinds, lo - have, hi - have))
+        out.append(Holder(s, sizes[s], tuple(len(m.tiles) for m in game.melds[s] if m.hidden),
+                          frozenset(kong_kinds(s)) if kong_kinds is not None else None, tuple(bounds)))
+    return out
 
 
-def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any) -> None:
+def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any, holds: Any) -> None:
     """Deal the unseen tiles afresh: the other seats' face-down kongs and the concealed tiles of
     seats the record bounds (``limited_deal``), then the other concealed hands (beside their shown
     tiles) and the wall from the sorted rest shuffled by ``rng``."""
@@ -230,7 +239,19 @@ def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any) 
     others = [(seat + i) % NUM_SEATS for i in (1, 2, 3)]
     hands = {s: bytearray(shown(s)) if shown is not None else bytearray(len(unseen)) for s in others}
     sizes = {s: sum(game.hands[s]) - sum(hands[s]) for s in others}
-    dealt, kongs, counts = deal(list(unseen), _holders(game, seat, others, sizes), rng)
+    pool = list(unseen)
+    for s, tiles in holds.items():  # tiles a seat must hold: given first, the rest dealt around them
+        if s not in hands:
+            raise ValueError(f"holds names seat {s}: only the other seats {others} hold hidden tiles")
+        for k, n in tiles.items():
+            pool[k] -= n
+            hands[s][k] += n
+            sizes[s] -= n
+        if sizes[s] < 0:
+            raise ValueError(f"seat {s} holds {sum(game.hands[s])} tiles, fewer than it must hold")
+    if min(pool) < 0:
+        raise ValueError("the tiles the seats must hold are more than those unseen")
+    dealt, kongs, counts = deal(pool, _holders(game, seat, others, sizes, holds), rng)
     for s, kinds in kongs.items():
         melds = list(game.melds[s])
         hidden = iter(kinds)
@@ -296,9 +317,12 @@ def _reopen(world: Any, seat: int, last: bool) -> bool:
     return True
 
 
-def sample_world(game: Any, seat: int, rng: Any) -> Any:
+def sample_world(game: Any, seat: int, rng: Any, holds: Any = None) -> Any:
     """A game ``seat`` cannot tell from ``game``, its hidden part drawn from ``rng`` (see the
-    module docstring). A function of what the seat knows and of ``rng`` alone."""
+    module docstring). A function of what the seat knows and of ``rng`` alone. ``holds`` (``{other
+    seat: {kind: count}}``, for ``cnmahjong.envs.core.shadow``): tiles those seats' concealed hands
+    must hold, given them first (the rest drawn around them: not uniform among the deals that hold
+    them, which the shadow does not need); a ``ValueError`` when the record's bounds exclude them."""
     seat = int_arg(seat, "seat", 0, NUM_SEATS - 1)
     if type(rng).__name__ != "Generator" or not type(rng).__module__.startswith("numpy.random"):
         raise TypeError(f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
@@ -311,7 +335,7 @@ def sample_world(game: Any, seat: int, rng: Any) -> Any:
         world = clone(game)
         world.seed = None
         world.events = list(events)
-        _draw_hidden(world, game, seat, unseen, rng)
+        _draw_hidden(world, game, seat, unseen, rng, holds or {})
         if forget is not None:
             world._world_forget(seat, rng)
         if world._window is not None:

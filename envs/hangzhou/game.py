@@ -184,9 +184,10 @@ class HangzhouGame(engine.TableGame):
         if s in self.piao_pending:
             self.piao_pending.remove(s)
         if any(m.hidden for m in self.melds[s]):
+            shown = [m.tiles[0] for m in self.melds[s] if m.hidden]
             self.melds[s] = [replace(m, hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
-            self.events.append({"type": "reveal", "seat": s})
+            self.events.append({"type": "reveal", "seat": s, "tiles": shown})
 
     def _start_turn(self, s: int) -> None:
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""

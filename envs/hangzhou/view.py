@@ -51,7 +51,7 @@ def event_text(e: dict[str, Any]) -> str | None:
     if kind == "indicator":
         return f"indicator {name(e['tile'])}: its other copies are wild (财神)"
     if kind == "reveal":
-        return f"seat {seat}'s concealed kongs are shown"
+        return f"seat {seat}'s concealed kongs are shown: {' '.join(name(t) for t in e.get('tiles', ()))}".rstrip(": ")
     if kind == "discard" and e.get("piao"):
         return f"seat {seat} discards {name(e['tile'])} (飘)"
     return None

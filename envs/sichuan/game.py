@@ -452,7 +452,8 @@ class SichuanGame(engine.TableGame):
         if h[t] == 4:  # 暗杠
             h[t] = 0
             entries = scoring.kong_money(self.kongs, s, ANGANG, self.config, remaining=self.remaining())
-            self._kong_made(s, Meld(ANGANG, (t,) * 4), entries)
+            face_down = not self.config.reveal_angang_tile  # its kind unseen by the others (worlds redraw it)
+            self._kong_made(s, Meld(ANGANG, (t,) * 4, hidden=face_down), entries)
             self._draw(s, tail=True)
             return
         # 补杠: robbers first (§3 抢杠胡)
@@ -694,6 +695,31 @@ class SichuanGame(engine.TableGame):
             self.turn_draws = [tiles[int(rng.integers(len(tiles)))] for _ in self.turn_draws]
         self._start_turn(s, after_peng=not self.turn_draws and not self.dealer_opening)
         return True
+
+    @classmethod
+    def kongs_face_down(cls, config: dict[str, Any]) -> bool:
+        """A 暗杠's kind is shown unless the option ``reveal_angang_tile`` is off."""
+        return not config.get("reveal_angang_tile", True)
+
+    def _world_force(self, events: list[dict[str, Any]]) -> None:
+        """A game rebuilt from a seat's events (``envs.core.shadow``): a swap the record shows
+        goes in its recorded direction."""
+        for e in events:
+            if e["type"] == "swap":
+                self._fixed_direction = e["direction"]
+
+    def _world_secret_pick(self, s: int, tiles: list[int]) -> int | None:
+        """Seat ``s``'s next 换三张 pick among ``tiles`` (those the record shows it passed) not
+        picked yet, or None (``envs.core.shadow``)."""
+        w = self._window
+        if w is None or w.kind != SWAP:
+            return None
+        left = list(tiles)
+        for a in w.picks.get(s, ()):
+            if a - A.SWAP in left:
+                left.remove(a - A.SWAP)
+        legal = self.legal_actions(s)
+        return next((A.swap(t) for t in sorted(left) if A.swap(t) in legal), None)
 
     # ------------------------------------------------------------------ views
     def tiles_accounted(self) -> int:
