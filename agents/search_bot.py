@@ -9,7 +9,8 @@ player's choice on it (``SPEC``, ``search`` by default: any ``search:...`` the a
 worlds are those the search would draw on the real game, so it plays as the search does in
 process. Each decision is seeded from the hand and the decision's number (the same hand, the
 same play), and its search is capped at ``BUDGET_SHARE`` of the protocol's time limit unless the
-spec sets ``ms``. Where the events cannot be rebuilt (not a hand these rules can play) it plays
+spec sets ``ms``, its rebuild at ``REBUILD_SHARE``. Where the events cannot be rebuilt (not a
+hand these rules can play, or not in time) it plays
 the ruleset's rule-based player on the observation's planes and counts it (``fallbacks``).
 """
 
@@ -36,6 +37,8 @@ HANDS_KEPT = 64
 """Hands whose rebuilt games the bot keeps (the arena plays many at once; old ones are over)."""
 BUDGET_SHARE = 0.6
 """Share of the time limit the search may spend (the rest: rebuilding, the pipe)."""
+REBUILD_SHARE = 0.25
+"""Share of the time limit the rebuild may spend; past it the hand is the rule-based player's."""
 
 
 class SearchBot:
@@ -49,6 +52,7 @@ class SearchBot:
         self.policy: SearchPolicy = make_search(options, 0, self.ruleset.name)
         if time_limit and not self.policy.ms:
             self.policy.ms = max(1, int(time_limit * 1000 * BUDGET_SHARE))
+        self.rebuild_seconds = time_limit * REBUILD_SHARE if time_limit else None
         self.shadows: dict[tuple[str, int], tuple[Shadow | None, int]] = {}
         self.fallbacks = 0
 
@@ -69,7 +73,7 @@ class SearchBot:
         if shadow is None:  # this hand's events could not be rebuilt: the rule-based player plays it out
             return self._fallback(message)
         try:
-            shadow.feed(events)
+            shadow.feed(events, self.rebuild_seconds)
             game = shadow.game
         except ShadowError:
             self.shadows[key] = (None, n + 1)

@@ -27,7 +27,7 @@ def _state(w):
             w.phase, {s: sorted(a) for s, a in w.pending.items()}, w.events)
 
 
-@pytest.mark.parametrize("name,hands,broken", [("changsha", 12, 1), ("hangzhou", 12, 1), ("sichuan", 12, 4)])
+@pytest.mark.parametrize("name,hands,broken", [("changsha", 12, 1), ("hangzhou", 12, 1), ("sichuan", 12, 1)])
 def test_the_rebuilt_game_gives_the_worlds_the_real_one_gives(name, hands, broken):
     """``broken``: hands whose events the shadow may fail to rebuild (a ``ShadowError``, then the
     bot's rule-based player plays the hand out): the draws that meet every bound the record sets
@@ -72,6 +72,8 @@ def test_events_that_no_hand_can_make_are_refused():
     five["hands"] = [[0] * 5 + h[5:] if s == seat else h for s, h in enumerate(new[0]["hands"])]
     with pytest.raises(ShadowError, match="more than 4 copies"):
         Shadow(rs, seat, np.random.default_rng(0)).feed([five])
+    with pytest.raises(ShadowError, match="within the time budget"):
+        Shadow(rs, seat, np.random.default_rng(0)).feed(new, seconds=0.0)
     other = next(s for s in range(4) if s != seat)
     forged = [*new, {"type": "act", "seat": other, "action": 0, "phase": "discard"},
               {"type": "discard", "seat": other, "tile": 0}, {"type": "discard", "seat": other, "tile": 0}]
@@ -79,7 +81,7 @@ def test_events_that_no_hand_can_make_are_refused():
         Shadow(rs, seat, np.random.default_rng(0)).feed(forged)
 
 
-@pytest.mark.parametrize("name,hands,fallbacks", [("changsha", 6, 0), ("hangzhou", 6, 0), ("sichuan", 8, 12)])
+@pytest.mark.parametrize("name,hands,fallbacks", [("changsha", 6, 0), ("hangzhou", 6, 0), ("sichuan", 8, 2)])
 def test_the_search_bot_plays_as_the_search_does_in_process(name, hands, fallbacks):
     """``SearchBot.answer`` on the bot protocol's act messages gives, at every decision it
     searches, the in-process search player's choice on the real game with the same seed; the

@@ -27,6 +27,7 @@ game (tested on thousands of positions of every ruleset).
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 from typing import Any
 
@@ -76,6 +77,11 @@ class Shadow:
         self._start = 0  # where the seat's filter goes on in the rebuilt game's log
         self._next = 0  # the next record event to play
         self._checkpoint: tuple[Any, int, int, int] = (None, 0, 0, 0)  # before the open window's first act
+        self._deadline: float | None = None
+
+    def _in_time(self) -> None:
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise ShadowError("the events could not be rebuilt within the time budget")
 
     @property
     def game(self) -> Any:
@@ -84,10 +90,12 @@ class Shadow:
         g.events = [dict(e) for e in self.record]
         return g
 
-    def feed(self, events: list[dict[str, Any]]) -> None:
-        """Take the seat's events since the last call (from the deal at the first) and play them."""
+    def feed(self, events: list[dict[str, Any]], seconds: float | None = None) -> None:
+        """Take the seat's events since the last call (from the deal at the first) and play them;
+        ``seconds``: a time budget for it (past it, a ``ShadowError``: a bot's answer is due)."""
         if not events:
             return
+        self._deadline = time.monotonic() + seconds if seconds is not None else None
         if not self.record:
             if events[0].get("type") != "deal":
                 raise ShadowError("the first event must be the deal")
@@ -119,6 +127,7 @@ class Shadow:
                 for k, n in Counter(e["shown"]).items():
                     c[k] = max(c[k], n)
         for _ in range(MAX_TRIES):
+            self._in_time()
             hands, rest = self._random_deal(cls, deal["dealer"], own, shown)
             for wall in self._walls_for(cls, hands, rest, deal["dealer"], config, extra, setup):
                 game = cls.from_scenario(hands, wall, dealer=deal["dealer"], config=config, seed=0, **extra)
@@ -226,12 +235,14 @@ class Shadow:
                 self._game, hidden = base, self.record[lo]["type"] != "act"
         needs = self._needs(base, lo, hidden)
         ahead = self.record[lo:self._unit_end(lo)]
+        around = self.record[lo:self._unit_end(self._unit_end(lo))]  # with the answers the unit's window gets
         last: Exception | None = None
         stuck: int | None = None  # a seat whose action still fails with its tiles held
         for attempt in range(MAX_TRIES):
+            self._in_time()
             try:
                 shape = stuck if attempt >= SHAPE_AFTER and attempt % 2 else None
-                g = base if attempt == 0 else self._redraw(base, needs, shape, ahead if attempt % 3 else [])
+                g = base if attempt == 0 else self._redraw(base, needs, shape, ahead if attempt % 3 else [], around)
             except ValueError as err:  # limits nobody's tiles can meet
                 last = err
                 continue
@@ -248,13 +259,14 @@ class Shadow:
         raise ShadowError(f"the events from #{lo} ({self.record[lo]}) cannot be rebuilt: {last}")
 
     def _redraw(self, base: Any, needs: dict[int, Counter], shape: int | None = None,
-                ahead: list[dict[str, Any]] = ()) -> Any:
+                ahead: list[dict[str, Any]] = (), around: list[dict[str, Any]] = ()) -> Any:
         """A world of ``base`` for the seat in which every other seat holds what ``needs`` says;
         ``shape``: that seat's hidden hand made whole around its needs (``_shaped``). The
         ruleset's bounds are read with the unit's events (``ahead``) in the log: what the unit
         shows binds the hands before it too (Sichuan's D1: a seat about to discard outside its
         void holds none of it), on two tries in three (a bound read after the unit can be one too
-        tight before it: a void tile about to be discarded)."""
+        tight before it: a void tile about to be discarded); ``around``: the unit and the answers
+        to its window (a win on its discard: the made hand waits on that tile)."""
         log = base.events
         if ahead:
             future = clone(base)
@@ -272,6 +284,12 @@ class Shadow:
                         pool[k] = max(0, pool[k] - n)
             req = Counter(needs.get(shape, Counter()))
             limits = getattr(base, "_world_limits", None)
+            for o in range(NUM_SEATS):  # tiles another seat must hold stay out of the made hand
+                if o not in (self.seat, shape) and limits is not None:
+                    for kinds, lo, _ in limits(self.seat, o):
+                        if len(kinds) == 1 and lo > 0:
+                            k = next(iter(kinds))
+                            pool[k] = max(0, pool[k] - max(0, lo - needs.get(o, Counter())[k]))
             for kinds, lo, hi in (limits(self.seat, shape) if limits is not None else ()):
                 if len(kinds) == 1 and lo > 0:  # a floor the record sets (a 换三张 tile not shown)
                     k = next(iter(kinds))
@@ -279,7 +297,9 @@ class Shadow:
                 elif hi < size:  # a capped set (a void suit): the made hand keeps out of it
                     for k in kinds:
                         pool[k] = 0 if not req[k] else pool[k]
-            hand = _shaped(pool, size, req, self.rng)
+            won = next((e["tile"] for e in around if e["type"] == "win" and e.get("seat") == shape
+                        and e.get("payer") is not None and isinstance(e.get("tile"), int)), None)
+            hand = _shaped(pool, size, req, self.rng, won)
             if hand is None:
                 raise ValueError(f"no hand of {size} tiles around {needs.get(shape)}")
             needs[shape] = hand
@@ -413,24 +433,29 @@ class Shadow:
                 if kinds and taken and len(taken) <= 3 and taken not in seen_taken:
                     seen_taken.add(taken)  # lay the record's tiles where this trial drew
                     queue.extend(_layings(tiles, list(taken), kinds))
+        claimed = len(seen) > len(want) and seen[:len(want)] == want  # the record's window did not open
         raise _Mismatch(f"seat {who}'s action {action} (legal {legal}) does not make {want}; it made {seen}",
-                        *self._own_needs(t, who, j, end))
+                        *self._own_needs(t, who, j, end, claimed))
 
-    def _own_needs(self, t: Any, who: int, j: int, end: int) -> tuple[dict[int, Counter], int | None]:
+    def _own_needs(self, t: Any, who: int, j: int, end: int,
+                   claimed: bool = False) -> tuple[dict[int, Counter], int | None]:
         """What a failed action shows another seat must hold, and that seat: the actor's own tiles;
-        for the seat's own action (its tiles are known), those of the others acting next (a claim
-        of its discard that the rebuilt hands did not offer)."""
+        for the seat's own action (its tiles are known) or one that played but opened no window
+        where the record shows one (``claimed``), those of the others acting next (a claim the
+        rebuilt hands did not offer)."""
         record = self.record
-        if who != self.seat:
+        if who != self.seat and not claimed:
             return {who: _held(t, who, record, j, end)}, who
         stop = end
         while stop < len(record) and record[stop]["type"] == "act":
             stop += 1
         while stop < len(record) and record[stop]["type"] != "act":
             stop += 1
-        needs = {s: _held(t, s, record, end, stop) for s in range(NUM_SEATS) if s != self.seat}
+        needs = {s: _held(t, s, record, end, stop) for s in range(NUM_SEATS) if s not in (self.seat, who)}
         needs = {s: c for s, c in needs.items() if c}
-        return needs, next(iter(needs), None)
+        if who != self.seat:
+            needs[who] = _held(t, who, record, j, end)
+        return needs, next((s for s in needs if s != who), None)
 
     def _hidden_choices(self, t: Any, who: int, needs: dict[int, Counter]) -> list[int]:
         """Candidates for an action the seat may not see: a secret pick of the tiles the record
@@ -524,10 +549,11 @@ def _laid(wall: list[int], taken: list[int], kinds: tuple[int, ...]) -> list[int
     return w
 
 
-def _shaped(pool: list[int], size: int, needs: Counter, rng: Any) -> Counter | None:
+def _shaped(pool: list[int], size: int, needs: Counter, rng: Any, won: int | None = None) -> Counter | None:
     """A hand of ``size`` tiles from ``pool`` (counts per kind) holding ``needs``, made of sets and
-    a pair: whole (``size`` = 3k+2), one tile short of whole (ready), or ``needs`` beside a ready
-    rest (a kong's tiles beside a ready hand); None when no try finds one."""
+    a pair: whole (``size`` = 3k+2), one tile short of whole (ready; waiting on ``won``, a claimed
+    winning tile, when given), or ``needs`` beside a ready rest (a kong's tiles beside a ready
+    hand); None when no try finds one."""
     need = sum(needs.values())
     forms = []
     if size % 3 == 2:
@@ -545,6 +571,13 @@ def _shaped(pool: list[int], size: int, needs: Counter, rng: Any) -> Counter | N
             left.subtract(needs)
             if min(left.values(), default=0) < 0:
                 return None
+        if form == "ready" and won is not None:  # whole with the claimed tile, which is then taken out
+            left[won] += 1
+            whole = _whole(left, n, req + Counter({won: 1}), rng)
+            if whole is not None:
+                whole[won] -= 1
+                return +whole
+            continue
         whole = _whole(left, n, req, rng)
         if whole is None:
             continue
