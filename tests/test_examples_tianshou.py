@@ -49,7 +49,7 @@ def test_changsha_readme_command_learns_and_every_settlement_reaches_its_seat():
     assert int(epochs[-1][2].replace(",", "")) == 3000
     assert all(int(h) >= 1 for *_, h in epochs), out  # hands finish in every epoch
     hands, mismatched, worst = settlement(out)
-    assert hands >= 1 and mismatched == 0 and worst == 0.0, out
+    assert hands >= 1 and mismatched == 0 and worst <= 1e-9, out  # a float's rounding (ROUNDING)
 
 
 def test_hangzhou_short_run_checks_settlements_and_saves_an_hz_checkpoint(tmp_path):
@@ -61,7 +61,7 @@ def test_hangzhou_short_run_checks_settlements_and_saves_an_hz_checkpoint(tmp_pa
     assert "rules hangzhou: obs (4930,), actions 75" in out, out
     assert len(EPOCH.findall(out)) == 2, out
     hands, mismatched, worst = settlement(out)
-    assert hands >= 1 and mismatched == 0 and worst == 0.0, out
+    assert hands >= 1 and mismatched == 0 and worst <= 1e-9, out  # a float's rounding (ROUNDING)
     assert load_actor_critic(str(path)).encoder == "hz-v0"
 
 
