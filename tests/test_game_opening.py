@@ -77,3 +77,27 @@ def test_rule_g_two_declarers_first_bird_of_first_declaration_section9():
     while not g.done:
         g.step(g.to_act[0], A.PASS)
     assert g.result.next_dealer == 2  # die 3 of the first declaration: opposite the dealer
+
+
+def test_a_shown_tile_leaving_the_hand_tells_nothing_of_the_concealed_copies_section3_2():
+    """§3.2: the tiles an opening win shows are public; when one of that kind leaves the hand in
+    sight, the others know one shown copy fewer is surely still there, whatever the hand holds
+    unseen. Two hands the dealer cannot tell apart (a fourth 1m concealed or not) give it the
+    same shown counts and the same observation (the old clamp to the hand's count told them apart)."""
+    from cnmahjong.envs.core.ruleset import get_ruleset
+
+    def after_discarding_1m(seat1: str):
+        g = build({0: "2345678m234p567s9p", 1: seat1}, "9s9s", dice=[2, 3], config=MAIN)
+        g.step(1, A.declare("LIULIUSHUN"))
+        g.step(0, t("9p"))
+        while g.to_act != [1]:
+            g.step(g.to_act[0], A.PASS)
+        g.step(1, t("1m"))
+        return g
+
+    three, four = after_discarding_1m("111m333s2589s147p"), after_discarding_1m("1111m333s589s147p")
+    assert three.hands[1][t("1m")] == 2 and four.hands[1][t("1m")] == 3
+    assert list(three.shown[1]) == list(four.shown[1])
+    assert three.shown[1][t("1m")] == 2 and three.shown[1][t("3s")] == 3
+    encode = get_ruleset("changsha").encoder()
+    assert (encode(three, 0) == encode(four, 0)).all()
