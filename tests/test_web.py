@@ -225,6 +225,45 @@ def test_seat_view_hides_another_seats_concealed_kong():
     assert full[2]["action"] == [1, "GANG 1s"] and full[2]["seats"][1]["melds"][0]["tiles"] == [k("1s")] * 4
 
 
+@pytest.mark.parametrize("name,rules,face_down", [
+    ("changsha", {}, False), ("hangzhou", {}, True),
+    ("sichuan", {"reveal_angang_tile": True}, False), ("sichuan", {"reveal_angang_tile": False}, True)])
+def test_another_seats_concealed_kong_is_hidden_only_where_the_rules_lay_it_face_down(name, rules, face_down):
+    """Changsha §6 shows every kong (暗杠也要亮明); Hangzhou §1 lays a 暗杠 face down; Sichuan as its
+    option ``reveal_angang_tile`` says. The seat filter hides the act and the tiles exactly there."""
+    import dataclasses
+    import random
+
+    from cnmahjong.envs.core.ruleset import get_ruleset
+    from cnmahjong.envs.core.seen import seat_events
+
+    rs = get_ruleset(name)
+    assert rs.game.kongs_face_down(rules) is face_down
+    found = 0
+    for seed in range(300):
+        game = rs.new_hand(dataclasses.replace(rs.as_config(rs.default_rules), **rules), np.random.default_rng(seed))
+        r = random.Random(seed)
+        while not game.done and not any(e["type"] == "meld" and e["kind"] == "angang" for e in game.events):
+            s = game.to_act[0]
+            legal = game.legal_actions(s)
+            rare = [a for a in legal if a >= game.NUM_KINDS]
+            game.step(s, r.choice(rare) if rare and r.random() < 0.8 else r.choice(legal))
+        i = next((i for i, e in enumerate(game.events) if e["type"] == "meld" and e["kind"] == "angang"), None)
+        if i is None or game.done:
+            continue
+        owner = game.events[i]["seat"]
+        viewer = (owner + 1) % 4
+        seen, _ = seat_events(game.events[:i + 1], 0, viewer, False)
+        meld = seen[-1]
+        assert meld["type"] == "meld" and bool(meld["tiles"]) is not face_down
+        act = next(e for e in reversed(game.events[:i]) if e["type"] == "act")
+        assert (act in seen) is not face_down
+        found += 1
+        if found >= 3:
+            break
+    assert found >= 3
+
+
 @pytest.mark.parametrize("name", ["changsha", "hangzhou", "sichuan"])
 def test_a_declined_claim_leaves_no_trace_in_another_seats_view(name):
     """The one seat filter (play page, viewer, bot events, worlds): while the hand is on, another
