@@ -276,39 +276,47 @@ class Shadow:
         holds: dict[int, Counter] = {}
         needs = dict(needs)
         if shape is not None and shape != self.seat:
-            size = sum(base.hands[shape]) - (sum(shown(shape)) if shown is not None else 0)
-            pool = unseen_counts(base, self.seat)
-            for s, c in needs.items():
-                if s != shape:
-                    for k, n in c.items():
-                        pool[k] = max(0, pool[k] - n)
-            req = Counter(needs.get(shape, Counter()))
-            limits = getattr(base, "_world_limits", None)
-            for o in range(NUM_SEATS):  # tiles another seat must hold stay out of the made hand
-                if o not in (self.seat, shape) and limits is not None:
-                    for kinds, lo, _ in limits(self.seat, o):
-                        if len(kinds) == 1 and lo > 0:
-                            k = next(iter(kinds))
-                            pool[k] = max(0, pool[k] - max(0, lo - needs.get(o, Counter())[k]))
-            for kinds, lo, hi in (limits(self.seat, shape) if limits is not None else ()):
-                if len(kinds) == 1 and lo > 0:  # a floor the record sets (a 换三张 tile not shown)
-                    k = next(iter(kinds))
-                    req[k] = max(req[k], lo)
-                elif hi < size:  # a capped set (a void suit): the made hand keeps out of it
-                    for k in kinds:
-                        pool[k] = 0 if not req[k] else pool[k]
-            won = next((e["tile"] for e in around if e["type"] == "win" and e.get("seat") == shape
-                        and e.get("payer") is not None and isinstance(e.get("tile"), int)), None)
-            hand = _shaped(pool, size, req, self.rng, won)
-            if hand is None:
-                raise ValueError(f"no hand of {size} tiles around {needs.get(shape)}")
-            needs[shape] = hand
+            needs[shape] = self._made_hand(base, needs, shape, around)
         for s, c in needs.items():
             have = shown(s) if shown is not None else None
             holds[s] = +Counter({k: n - (have[k] if have is not None else 0) for k, n in c.items()})
         world = sample_world(base, self.seat, self.rng, holds=holds)
         world.events = list(log)  # the rebuilt log goes on (the filter's place in it kept)
         return world
+
+    def _made_hand(self, base: Any, needs: dict[int, Counter], shape: int,
+                   around: list[dict[str, Any]]) -> Counter:
+        """Seat ``shape``'s hidden hand made whole (or ready) around what it must hold, from the
+        tiles no other seat must hold, inside the ruleset's bounds on it (its floors held, its
+        capped sets avoided), waiting on the tile a win in ``around`` claims."""
+        shown = getattr(base, "_world_shown", None)
+        size = sum(base.hands[shape]) - (sum(shown(shape)) if shown is not None else 0)
+        pool = unseen_counts(base, self.seat)
+        for s, c in needs.items():
+            if s != shape:
+                for k, n in c.items():
+                    pool[k] = max(0, pool[k] - n)
+        req = Counter(needs.get(shape, Counter()))
+        limits = getattr(base, "_world_limits", None)
+        for o in range(NUM_SEATS):  # tiles another seat must hold stay out of the made hand
+            if o not in (self.seat, shape) and limits is not None:
+                for kinds, lo, _ in limits(self.seat, o):
+                    if len(kinds) == 1 and lo > 0:
+                        k = next(iter(kinds))
+                        pool[k] = max(0, pool[k] - max(0, lo - needs.get(o, Counter())[k]))
+        for kinds, lo, hi in (limits(self.seat, shape) if limits is not None else ()):
+            if len(kinds) == 1 and lo > 0:  # a floor the record sets (a 换三张 tile not shown)
+                k = next(iter(kinds))
+                req[k] = max(req[k], lo)
+            elif hi < size:  # a capped set (a void suit): the made hand keeps out of it
+                for k in kinds:
+                    pool[k] = 0 if not req[k] else pool[k]
+        won = next((e["tile"] for e in around if e["type"] == "win" and e.get("seat") == shape
+                    and e.get("payer") is not None and isinstance(e.get("tile"), int)), None)
+        hand = _shaped(pool, size, req, self.rng, won)
+        if hand is None:
+            raise ValueError(f"no hand of {size} tiles around {needs.get(shape)}")
+        return hand
 
     def _unit_end(self, lo: int) -> int:
         """Where the unit from record event ``lo`` ends: after its action, the window's answers
