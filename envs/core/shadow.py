@@ -237,11 +237,11 @@ class Shadow:
         ahead = self.record[lo:self._unit_end(lo)]
         around = self.record[lo:self._unit_end(self._unit_end(lo))]  # with the answers the unit's window gets
         last: Exception | None = None
-        stuck: int | None = None  # a seat whose action still fails with its tiles held
+        stuck: list[int] = []  # seats whose actions still fail with their tiles held (a double win: two)
         for attempt in range(MAX_TRIES):
             self._in_time()
             try:
-                shape = stuck if attempt >= SHAPE_AFTER and attempt % 2 else None
+                shape = stuck if attempt >= SHAPE_AFTER and attempt % 2 else []
                 g = base if attempt == 0 else self._redraw(base, needs, shape, ahead if attempt % 3 else [], around)
             except ValueError as err:  # limits nobody's tiles can meet
                 last = err
@@ -251,17 +251,18 @@ class Shadow:
                 return
             except _Mismatch as err:
                 last = err
-                stuck = err.seat if err.seat is not None else stuck
+                if err.seat is not None and err.seat not in stuck:
+                    stuck.append(err.seat)
                 for s, c in err.needs.items():
                     mine = needs.setdefault(s, Counter())
                     for k, n in c.items():
                         mine[k] = max(mine[k], n)
         raise ShadowError(f"the events from #{lo} ({self.record[lo]}) cannot be rebuilt: {last}")
 
-    def _redraw(self, base: Any, needs: dict[int, Counter], shape: int | None = None,
+    def _redraw(self, base: Any, needs: dict[int, Counter], shape: list[int] = (),
                 ahead: list[dict[str, Any]] = (), around: list[dict[str, Any]] = ()) -> Any:
         """A world of ``base`` for the seat in which every other seat holds what ``needs`` says;
-        ``shape``: that seat's hidden hand made whole around its needs (``_shaped``). The
+        ``shape``: seats whose hidden hands are made whole around their needs (``_shaped``). The
         ruleset's bounds are read with the unit's events (``ahead``) in the log: what the unit
         shows binds the hands before it too (Sichuan's D1: a seat about to discard outside its
         void holds none of it), on two tries in three (a bound read after the unit can be one too
@@ -275,8 +276,9 @@ class Shadow:
         shown = getattr(base, "_world_shown", None)
         holds: dict[int, Counter] = {}
         needs = dict(needs)
-        if shape is not None and shape != self.seat:
-            needs[shape] = self._made_hand(base, needs, shape, around)
+        for made in shape:
+            if made != self.seat:
+                needs[made] = self._made_hand(base, needs, made, around)
         for s, c in needs.items():
             have = shown(s) if shown is not None else None
             holds[s] = +Counter({k: n - (have[k] if have is not None else 0) for k, n in c.items()})
@@ -470,7 +472,9 @@ class Shadow:
         needs = {s: c for s, c in needs.items() if c}
         if who != self.seat:
             needs[who] = _held(t, who, record, j, end)
-        return needs, next((s for s in needs if s != who), None)
+        first = next((record[i]["seat"] for i in range(end, stop)  # the next to answer (a win shows no tiles)
+                      if record[i]["type"] == "act" and record[i]["seat"] not in (self.seat, who)), None)
+        return needs, next((s for s in needs if s != who), first)
 
     def _hidden_choices(self, t: Any, who: int, needs: dict[int, Counter]) -> list[int]:
         """Candidates for an action the seat may not see: a secret pick of the tiles the record

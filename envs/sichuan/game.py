@@ -703,10 +703,14 @@ class SichuanGame(engine.TableGame):
 
     def _world_force(self, events: list[dict[str, Any]]) -> None:
         """A game rebuilt from a seat's events (``envs.core.shadow``): a swap the record shows
-        goes in its recorded direction."""
+        goes in its recorded direction; a self-drawn win the record shows was on its recorded
+        tile (which of the hand's tiles was drawn is hidden until then)."""
         for e in events:
             if e["type"] == "swap":
                 self._fixed_direction = e["direction"]
+            elif e["type"] == "win" and e.get("payer") is None and self.turn_draws \
+                    and e.get("seat") in self.pending and self.hands[e["seat"]][e["tile"]]:
+                self.turn_draws[-1] = e["tile"]
 
     def _world_secret_pick(self, s: int, tiles: list[int]) -> int | None:
         """Seat ``s``'s next 换三张 pick among ``tiles`` (those the record shows it passed) not
