@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from hypothesis import given, settings
 
 from cnmahjong.envs.core import shapes
@@ -180,3 +181,64 @@ def test_hands_the_tables_do_not_cover_take_the_pareto_sets():
     assert not shapes._in_tables(bytes(c("11122233344455m")), 27, 1)  # 14 tiles, one drawn: 15
     assert shapes.standard_shanten_after_draw(c("11122233344455m")) == \
         shapes._pareto_one_changed(bytes(c("11122233344455m")), 0, 1)
+
+
+def _near_complete(rng, kinds=27):
+    """A 13-tile hand one tile short of four sets and a pair (most have waits), or None."""
+    sets = [(k, k + 1, k + 2) for s in range(3) for k in range(9 * s, 9 * s + 7)] + [(k,) * 3 for k in range(kinds)]
+    counts = [0] * kinds
+    for _ in range(4):
+        for t in rng.choice(sets):
+            counts[t] += 1
+    counts[rng.randrange(kinds)] += 2
+    if max(counts) > 4:
+        return None
+    counts[rng.choice([k for k in range(kinds) if counts[k]])] -= 1
+    return bytes(counts)
+
+
+def test_wait_table_equals_the_suit_dict():
+    """The compiled path's suit wait entries give ``standard_wait_mask`` exactly as ``SUIT_TABLE``
+    and ``_suit_waits`` do, on near-complete hands (waits of every kind) and random ones; the
+    public function takes the table when compiled, the dict as Python, the same values."""
+    rng = random.Random(8)
+    with_waits = 0
+    for i in range(8000):
+        b = _near_complete(rng) if i % 2 else _hand(rng, rng.choice((1, 4, 7, 10, 13)), 27)
+        if b is None:
+            continue
+        want = shapes._dict_wait_mask(b)
+        assert shapes._table_wait_mask(b) == want == shapes.standard_wait_mask(b), list(b)
+        with_waits += want != 0
+    assert with_waits > 3000
+
+
+def test_hand_wait_mask_is_the_shapes_less_kinds_held_four_times():
+    """``hand_wait_mask``: the standard and seven-pairs waits (seven pairs only without melds), plus
+    a ruleset's added kinds, less its barred kinds and every kind of which the hand and its melds
+    hold four (§2); input it cannot read is refused."""
+    rng = random.Random(9)
+    checked = 0
+    for i in range(4000):
+        b = _near_complete(rng) if i % 3 else _hand(rng, 13, 27)
+        if b is None:
+            continue
+        melded = bytearray(27)
+        num_melds = rng.randrange(2)
+        if num_melds:
+            k = rng.randrange(27)
+            melded[k] = 3 if b[k] <= 1 else 0
+        add, remove = rng.getrandbits(27) * rng.randrange(2), rng.getrandbits(27) * rng.randrange(2)
+        want = shapes.standard_wait_mask(b) | (shapes.seven_pairs_wait_mask(b) if num_melds == 0 else 0)
+        want = (want | add) & ~remove
+        want = shapes.kinds_mask([k for k in shapes.mask_kinds(want) if b[k] + melded[k] < 4])
+        assert shapes.hand_wait_mask(b, bytes(melded), num_melds, add, remove) == want, list(b)
+        checked += want != 0
+    assert checked > 1000
+    hand = bytes(c("1111m5p"))  # 1m four times in hand, 5p once in hand and three times melded
+    assert shapes.mask_kinds(shapes.hand_wait_mask(hand, bytes(c("555p")), 1, shapes.kinds_mask([0, 3, 22, 23]))) \
+        == [3, 23]
+    with pytest.raises(ValueError, match="27 counts"):
+        shapes.hand_wait_mask(hand, bytes(26), 1)
+    with pytest.raises(ValueError, match="past the 27 kinds"):
+        shapes.hand_wait_mask(hand, bytes(27), 1, 1 << 27)

@@ -81,7 +81,10 @@ for i in range(3000):
                         patterns.shanten_after_discard(s27, melded, m) if sum(s27) % 3 == 2 else None,
                         shapes._table_shanten(b27, m), shapes._table_shanten(b, m),
                         shapes._table_one_changed(b, m, 1) if shapes._in_tables(b, 34, 1) else None,
-                        shapes._table_one_changed(b27, m, -1) if shapes._in_tables(b27, 27, -1) else None])
+                        shapes._table_one_changed(b27, m, -1) if shapes._in_tables(b27, 27, -1) else None,
+                        shapes._table_wait_mask(b27) if shapes._in_tables(b27, 27, 1) else None,
+                        shapes.hand_wait_mask(b27, bytes(melded), m, 1 << 5, 1 << 6),
+                        patterns.wait_mask(s27, melded, m), patterns._all_jiang(s27)])
 for bad in (bytes(33), bytes(35)):
     try:
         wild.shanten(bad, 0)

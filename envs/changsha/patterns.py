@@ -21,16 +21,15 @@ from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.meld import JIAGANG as JIAGANG  # re-exported with the other kinds
 from cnmahjong.envs.core.shapes import (
     JIANG_KIND_MASK,
+    hand_wait_mask,
     is_all_triplets,
     is_seven_pairs,
     mask_kinds,
     seven_pairs_shanten,
-    seven_pairs_wait_mask,
     standard_pair_mask,
     standard_shanten,
     standard_shanten_after_discard,
     standard_shanten_after_draw,
-    standard_wait_mask,
 )
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg, to_counts
 
@@ -76,30 +75,28 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
     in melds (kongs included). A kind of which the player holds all four
     copies, concealed or melded, is never a wait.
     """
-    total = sum(c)
-    mask = standard_wait_mask(c, total)
-    if num_melds == 0:
-        mask |= seven_pairs_wait_mask(c, total)
-    if _all_jiang(c) and _all_jiang(melded):
-        mask |= JIANG_KIND_MASK
-    m = mask
-    while m:  # drop kinds already held four times
-        low = m & -m
-        k = low.bit_length() - 1
-        if c[k] + melded[k] >= 4:
-            mask ^= low
-        m ^= low
-    return mask
+    b = bytes(c)
+    m = bytes(melded)
+    return hand_wait_mask(b, m, num_melds, JIANG_KIND_MASK if _all_jiang(b) and _all_jiang(m) else 0)
 
 
-# One 0xFF byte per kind whose rank is not 2, 5 or 8: a count vector read as a little-endian
-# integer (one byte per kind) has no tile outside the 将 ranks iff it shares no bit with this.
-_NON_JIANG_BYTES = int.from_bytes(bytes(0 if k % 9 in (1, 4, 7) else 0xFF for k in range(27)), "little")
+_JIANG = bytes(1 if k % 9 in (1, 4, 7) else 0 for k in range(NUM_SUITED_KINDS))
+"""1 for each kind of rank 2, 5 or 8 (将)."""
 
 
+@cython.ccall
+@cython.locals(k=cython.int, n=cython.int, p=cython.p_uchar, j=cython.p_uchar)
 def _all_jiang(c: Sequence[int]) -> bool:
-    """Every tile counted in ``c`` has rank 2, 5 or 8."""
-    return not int.from_bytes(c, "little") & _NON_JIANG_BYTES
+    """Every tile counted in ``c`` has rank 2, 5 or 8 (a kind past the suits never has)."""
+    b = bytes(c)
+    n = len(b)
+    jiang = _JIANG  # held by a local while read through a C pointer
+    p = b
+    j = jiang
+    for k in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
+        if p[k] and (k >= 27 or not j[k]):  # NUM_SUITED_KINDS (a literal for the C loop)
+            return False
+    return True
 
 
 def waits(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> set[int]:

@@ -149,8 +149,15 @@ def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """
     if (sum(c) if total is None else total) % 3 != 1:
         return 0
-    t = SUIT_TABLE
     b = bytes(c)
+    if cython.compiled and _in_tables(b, NUM_KINDS, 1):
+        return _table_wait_mask(b)
+    return _dict_wait_mask(b)
+
+
+def _dict_wait_mask(b: bytes) -> int:
+    """``standard_wait_mask`` from ``SUIT_TABLE`` (the reference; the pure package's path)."""
+    t = SUIT_TABLE
     keys = (b[0:9], b[9:18], b[18:27])
     ok0, ok1, ok2 = keys[0] in t, keys[1] in t, keys[2] in t
     # Adding to a suit helps only if the two other suits already decompose.
@@ -161,6 +168,107 @@ def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
         mask |= _suit_waits(keys[1]) << SUIT_LEN
     if ok0 and ok1:
         mask |= _suit_waits(keys[2]) << (2 * SUIT_LEN)
+    return mask
+
+
+# The compiled path of ``standard_wait_mask``: one 2-byte entry per suit content (its nine counts
+# read as a base-5 number, as the shanten tables below index them), made in two steps the first
+# time each is asked: bit 15 says bit 9 is known (the suit decomposes as it is: in ``SUIT_TABLE``),
+# bit 14 says bits 0-8 are known (the ranks whose addition makes it decomposable: ``_suit_waits``),
+# asked only of a suit whose two others decompose, as the dict path does. The typed code writes
+# these bits as literals (a module constant would be a Python int there).
+# ``tests/test_shapes.py`` checks it against the dict path on random hands, compiled and as Python.
+_WAITS: list[bytearray] = []
+"""[one suit's entries]: 5^9 entries of 2 bytes (about 4 MB), made at first use."""
+
+
+@cython.cfunc
+@cython.locals(index=cython.int, waits=cython.int, value=cython.int, t=cython.p_uchar)
+@cython.returns(cython.int)
+def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
+    """The entry of the suit whose base-5 content is ``index``: its whole bit (0x200) known, and
+    its waits (bits 0-8) too when ``waits``; made as needed (0x8000, 0x4000: made)."""
+    t = table
+    value = t[2 * index] | t[2 * index + 1] << 8
+    if not value & 0x8000 or (waits and not value & 0x4000):
+        key = bytes(_content(index, SUIT_LEN))
+        value |= 0x8000 | (0x200 if key in SUIT_TABLE else 0)
+        if waits:
+            value |= 0x4000 | _suit_waits.__wrapped__(key)
+        t[2 * index] = value & 0xFF
+        t[2 * index + 1] = value >> 8
+    return value
+
+
+@cython.ccall
+@cython.locals(k=cython.int, i0=cython.int, i1=cython.int, i2=cython.int, w0=cython.int, w1=cython.int,
+               w2=cython.int, mask=cython.longlong, p=cython.p_uchar)
+@cython.returns(cython.longlong)
+def _table_wait_mask(b: bytes) -> int:
+    """``standard_wait_mask`` of 27 counts of 0..4 (``_in_tables``) from the suit wait entries."""
+    if not _WAITS:
+        _WAITS.append(bytearray(2 * 5 ** SUIT_LEN))
+    table = _WAITS[0]
+    p = b
+    i0 = i1 = i2 = 0
+    for k in range(8, -1, -1):
+        i0 = i0 * 5 + p[k]
+        i1 = i1 * 5 + p[9 + k]
+        i2 = i2 * 5 + p[18 + k]
+    w0 = _suit_wait_entry(table, i0, 0)
+    w1 = _suit_wait_entry(table, i1, 0)
+    w2 = _suit_wait_entry(table, i2, 0)
+    mask = 0  # adding to a suit helps only if the two other suits already decompose
+    if w1 & w2 & 0x200:
+        mask = _suit_wait_entry(table, i0, 1) & 0x1FF
+    if w0 & w2 & 0x200:
+        mask |= cython.cast(cython.longlong, _suit_wait_entry(table, i1, 1) & 0x1FF) << 9
+    if w0 & w1 & 0x200:
+        mask |= cython.cast(cython.longlong, _suit_wait_entry(table, i2, 1) & 0x1FF) << 18
+    return mask
+
+
+@cython.locals(num_melds=cython.int, add=cython.longlong, remove=cython.longlong, total=cython.int,
+               odd=cython.int, odd_kind=cython.int, k=cython.int, mask=cython.longlong, m=cython.longlong,
+               low=cython.longlong, p=cython.p_uchar, q=cython.p_uchar)
+def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove: int = 0) -> int:
+    """Waits of the 3n+1 concealed counts ``c`` beside ``num_melds`` melds whose tiles ``melded``
+    counts (both ``bytes`` of 27 counts): the standard shape, seven pairs (no melds), then ``add``
+    (a ruleset's own shapes) and less ``remove`` (kinds it bars), less every kind held four times
+    in ``c`` and ``melded`` together (never a wait). One call for a ruleset's wait mask: the
+    compiled build runs it in C with the wait entries."""
+    if len(c) != NUM_KINDS or len(melded) != NUM_KINDS:
+        raise ValueError(f"waits need 27 counts of the hand and of its melds, got {len(c)} and {len(melded)}")
+    if add >> NUM_KINDS:
+        raise ValueError(f"added kinds {add:#x} reach past the 27 kinds")
+    p = c
+    q = melded
+    total = 0
+    odd = 0
+    odd_kind = 0
+    for k in range(27):  # NUM_KINDS (a literal for the C loop)
+        total += p[k]
+        if p[k] & 1:
+            odd += 1
+            odd_kind = k
+    if total % 3 != 1:
+        mask = 0
+    elif cython.compiled and _in_tables(c, NUM_KINDS, 1):
+        mask = _table_wait_mask(c)
+    else:
+        mask = _dict_wait_mask(c)
+    if num_melds == 0 and total == 13 and odd == 1:  # seven pairs: the one odd kind (a quad is two pairs)
+        mask |= cython.cast(cython.longlong, 1) << odd_kind
+    mask = (mask | add) & ~remove
+    m = mask
+    while m:
+        low = m & -m
+        k = 0
+        while not (low >> k) & 1:
+            k += 1
+        if p[k] + q[k] >= 4:  # COPIES
+            mask ^= low
+        m ^= low
     return mask
 
 
@@ -543,6 +651,7 @@ def _fill_suit(table: bytearray, index: int) -> None:
     table[index * _VEC: index * _VEC + _VEC] = acc
 
 
+@cython.ccall
 @cython.locals(n=cython.int, delta=cython.int, k=cython.int, x=cython.int, total=cython.int, p=cython.p_uchar)
 def _in_tables(b: bytes, n: int, delta: int) -> bool:
     """Whether ``b`` is ``n`` counts of 0..4 whose total, ``delta`` added, stays within 14 tiles

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from cnmahjong.envs.core.checks import bool_arg
 from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.shapes import (
+    hand_wait_mask,
     is_all_triplets,
     is_seven_pairs,
     is_standard,
     mask_kinds,
-    seven_pairs_wait_mask,
-    standard_wait_mask,
 )
 from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS, check_kind, format, tiles_arg, to_counts
 from cnmahjong.envs.sichuan.rules import RuleConfig
@@ -73,19 +72,7 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int, void: int
     no wait."""
     if holds_void(c, void):
         return 0
-    total = sum(c)
-    mask = standard_wait_mask(c, total)
-    if num_melds == 0:
-        mask |= seven_pairs_wait_mask(c, total)
-    mask &= ~suit_mask(void)
-    m = mask
-    while m:
-        low = m & -m
-        k = low.bit_length() - 1
-        if c[k] + melded[k] >= COPIES:
-            mask ^= low
-        m ^= low
-    return mask
+    return hand_wait_mask(bytes(c), bytes(melded), num_melds, 0, suit_mask(void))
 
 
 # ------------------------------------------------------------------ readings (§5)
