@@ -482,7 +482,10 @@ class ChangshaGame(TableGame):
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``."""
         hands = self.hands
         nxt, s2, s3 = _OTHERS[d]
-        if (not (self._wait(nxt) | self._wait(s2) | self._wait(s3)) >> t & 1
+        waits = self._waits  # the others' waits are cached (only the discarder's hand changed)
+        if (not ((waits[nxt] if waits[nxt] is not None else self._wait(nxt))
+                 | (waits[s2] if waits[s2] is not None else self._wait(s2))
+                 | (waits[s3] if waits[s3] is not None else self._wait(s3))) >> t & 1
                 and hands[nxt][t] < 2 and hands[s2][t] < 2 and hands[s3][t] < 2 and not _chis(hands[nxt], t)):
             self._dihu = False  # the common case: no win, PENG, kong or CHI for anybody
             self._draw(nxt)
