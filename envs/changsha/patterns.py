@@ -146,6 +146,7 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
     return _shanten_one_changed(c, melded, num_melds, -1)
 
 
+@cython.ccall
 @cython.locals(num_melds=cython.int, delta=cython.int, k=cython.int, x=cython.int, pairs=cython.int,
                n=cython.int, pp=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int, all_jiang=cython.int,
                jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar)

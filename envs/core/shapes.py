@@ -407,6 +407,7 @@ def standard_shanten_after_discard(c: Sequence[int], melds: int = 0) -> list[int
     return _one_tile_changed(c, melds, -1)
 
 
+@cython.ccall
 def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     """Standard shanten with one tile of each kind added (``delta`` +1) or removed (-1).
 
@@ -749,6 +750,7 @@ def _shanten_of_two(a: bytes, ai: int, b: bytes, bi: int, melds: int) -> int:
     return best
 
 
+@cython.ccall
 @cython.locals(melds=cython.int, a0=cython.int, a1=cython.int, a2=cython.int)
 def _table_shanten(b: bytes, melds: int) -> int:
     """``standard_shanten`` (27 kinds) or ``standard_shanten_honours`` (34) from the tables."""
@@ -767,6 +769,7 @@ def _table_shanten(b: bytes, melds: int) -> int:
     return _shanten_of(work, 0 if len(b) > NUM_KINDS else 10, melds)
 
 
+@cython.ccall
 @cython.locals(melds=cython.int, delta=cython.int, groups=cython.int, g=cython.int, r=cython.int, lo=cython.int,
                width=cython.int, x=cython.int, step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int,
                near=cython.int, held=cython.int, a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int,
