@@ -725,31 +725,6 @@ def _shanten_of(e: bytearray, ei: int, melds: int) -> int:
     return best
 
 
-@cython.cfunc
-@cython.locals(a=cython.p_uchar, ai=cython.int, b=cython.p_uchar, bi=cython.int, melds=cython.int, best=cython.int,
-               pa=cython.int, ma=cython.int, pb=cython.int, mb=cython.int, x=cython.int, y=cython.int,
-               s=cython.int)
-@cython.returns(cython.int)
-def _shanten_of_two(a: bytes, ai: int, b: bytes, bi: int, melds: int) -> int:
-    """``_shanten_of`` the entry ``_convolve`` would make of the entries at ``a[ai:]`` and
-    ``b[bi:]``, without making it: ``_cut_shanten`` never rises with more partial sets, so the
-    best over every split is the best over the convolved entry's most partial sets."""
-    best = 8
-    for pa in range(2):
-        for ma in range(5):
-            x = a[ai + 5 * pa + ma]
-            if not x:
-                continue
-            for pb in range(2 - pa):
-                for mb in range(5 - ma):
-                    y = b[bi + 5 * pb + mb]
-                    if y:
-                        s = _cut_shanten(ma + mb + melds, x + y - 2, pa + pb)
-                        if s < best:
-                            best = s
-    return best
-
-
 @cython.ccall
 @cython.locals(melds=cython.int, a0=cython.int, a1=cython.int, a2=cython.int)
 def _table_shanten(b: bytes, melds: int) -> int:
@@ -799,7 +774,8 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
         _convolve(suits, a0, work, 50, work, 10)
         _convolve(work, 40, honours, a3, work, 20)
         _convolve(work, 40, suits, a2, work, 30)
-    base = _shanten_of_two(suits, a0, work, 0, melds)
+    _convolve(suits, a0, work, 0, work, 60)
+    base = _shanten_of(work, 60, melds)
     p = b
     out = [9] * len(b)
     for g in range(groups):
@@ -826,6 +802,7 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
                     at_r = at_g + step
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
-                    out[lo + r] = _shanten_of_two(table, at_r, work, 10 * g, melds)
+                    _convolve(table, at_r, work, 10 * g, work, 60)
+                    out[lo + r] = _shanten_of(work, 60, melds)
             step *= 5
     return out
