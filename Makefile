@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml setup.py
 # The compiled hot path (setup.py): Cython builds the engine modules unchanged and the cs-v0
 # twin beside their sources, again whenever a source changes (build_ext's timestamps decide
 # what is stale). Without a C compiler the package stays pure Python (setup.py says so).
-HOT_SOURCES := $(wildcard envs/*.py envs/*/*.py envs/*/*.pyx) setup.py
+HOT_SOURCES := $(wildcard envs/*.py envs/*/*.py envs/*/*.pyx envs/*/*.pxd) setup.py
 build/.compiled: $(HOT_SOURCES) $(STAMP)
 	$(PY) setup.py -q build_ext --inplace
 	@touch $@

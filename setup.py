@@ -31,6 +31,10 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 STRIPPED = ROOT / "build" / "stripped"
+DECLARED = ROOT / "build" / "declared"
+"""The hot modules' ``.pxd`` files (C types for their ``.py``), staged under their module names
+(``cnmahjong/envs/core/wall.pxd``): Cython finds a module's declarations, and a ``cimport``'s, by
+name on its include path."""
 DIRECTIVES = {
     "language_level": 3,
     "annotation_typing": False,  # annotations are documentation, never C or exact types
@@ -163,8 +167,9 @@ def strip_annotations(source: str) -> str:
 
 
 def stage(module: str, twin: bool) -> str:
-    """Write what Cython compiles for ``module`` under ``STRIPPED`` (only when it changed, so that
-    timestamps skip unchanged modules); its path relative to ``STRIPPED``."""
+    """Write what Cython compiles for ``module`` under ``STRIPPED``, and its ``.pxd`` if it has one
+    under ``DECLARED`` (each only when it changed, so that timestamps skip unchanged modules); its
+    path relative to ``STRIPPED``."""
     source = source_of(module, twin)
     rel = source.relative_to(ROOT)
     target = STRIPPED / rel
@@ -174,6 +179,17 @@ def stage(module: str, twin: bool) -> str:
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    declared = source.with_suffix(".pxd")  # C types augmenting the .py (pure-Python mode)
+    staged_pxd = DECLARED.joinpath(*module.split(".")).with_suffix(".pxd")  # found by the module's name
+    if declared.exists():
+        pxd = declared.read_text(encoding="utf-8")
+        if not staged_pxd.exists() or staged_pxd.read_text(encoding="utf-8") != pxd:
+            staged_pxd.parent.mkdir(parents=True, exist_ok=True)
+            staged_pxd.write_text(pxd, encoding="utf-8")
+            target.touch()  # Cython's timestamps do not see a .pxd found by name: the .py's do
+    elif staged_pxd.exists():
+        staged_pxd.unlink()
+        target.touch()
     return str(rel)
 
 
@@ -214,7 +230,7 @@ class OptionalBuildExt(build_ext):
         here = os.getcwd()
         os.chdir(STRIPPED)  # the C files name the sources by their repository paths, as tracebacks show
         try:
-            out = cythonize(staged, compiler_directives=DIRECTIVES, quiet=True,
+            out = cythonize(staged, compiler_directives=DIRECTIVES, quiet=True, include_path=[str(DECLARED)],
                             build_dir=str(ROOT / "build" / "cython"), nthreads=int(self.parallel or 1))
         finally:
             os.chdir(here)

@@ -21,8 +21,9 @@ def _stale_extensions() -> list[str]:
     stale = []
     for so in sorted(root.glob("envs/**/*.so")):
         source = so.with_name(so.name.split(".")[0] + (".pyx" if so.name.startswith("_") else ".py"))
-        if source.exists() and source.stat().st_mtime > so.stat().st_mtime:
-            stale.append(str(source.relative_to(root)))
+        for f in (source, source.with_suffix(".pxd")):  # a .pxd: C types for its .py
+            if f.exists() and f.stat().st_mtime > so.stat().st_mtime:
+                stale.append(str(f.relative_to(root)))
     return stale
 
 

@@ -104,6 +104,54 @@ def test_a_changed_source_is_staged_again_so_the_backend_rebuilds_it(tmp_path, m
     assert staged.stat().st_mtime > 1 and "a + 1" in staged.read_text()
 
 
+def test_a_modules_pxd_is_staged_by_its_name_and_a_change_to_it_rebuilds_the_module(tmp_path, monkeypatch) -> None:
+    """A ``.pxd`` beside a hot module's source (its C types, Cython's pure-Python mode) is staged
+    under the module's name, where Cython looks for it; Cython's timestamps do not see it there,
+    so a changed, new or removed ``.pxd`` makes the staged ``.py`` newer, and the module is rebuilt."""
+    setup = _load_setup()
+    monkeypatch.setattr(setup, "ROOT", tmp_path)
+    monkeypatch.setattr(setup, "STRIPPED", tmp_path / "build" / "stripped")
+    monkeypatch.setattr(setup, "DECLARED", tmp_path / "build" / "declared")
+    src = tmp_path / "envs" / "core" / "wall.py"
+    src.parent.mkdir(parents=True)
+    src.write_text("class Wall:\n    pass\n")
+    rel = setup.stage("cnmahjong.envs.core.wall", False)
+    staged = tmp_path / "build" / "stripped" / rel
+    declared = tmp_path / "build" / "declared" / "cnmahjong" / "envs" / "core" / "wall.pxd"
+    assert not declared.exists()
+    for pxd in ("cdef class Wall:\n    cdef public int size\n", "cdef class Wall:\n    cdef public int n\n"):
+        os.utime(staged, (1, 1))
+        src.with_suffix(".pxd").write_text(pxd)
+        setup.stage("cnmahjong.envs.core.wall", False)
+        assert declared.read_text() == pxd and staged.stat().st_mtime > 1
+    os.utime(staged, (1, 1))
+    setup.stage("cnmahjong.envs.core.wall", False)
+    assert staged.stat().st_mtime == 1  # nothing changed: not rebuilt
+    src.with_suffix(".pxd").unlink()
+    setup.stage("cnmahjong.envs.core.wall", False)
+    assert not declared.exists() and staged.stat().st_mtime > 1
+
+
+def test_the_wall_is_a_typed_class_when_compiled_and_copies_alike() -> None:
+    """``envs/core/wall.pxd`` makes ``Wall`` an extension type with C attributes in the compiled
+    build; its attributes stay public, so clones, pickles and the pure build see the same wall."""
+    _require_compiled()
+    code = ("import copy, json, pickle; from cnmahjong.envs.core.wall import Wall\n"
+            "w = Wall(list(range(27)) * 4); w.draw_head(); w.draw_tail()\n"
+            "out = [type(w).__flags__ & (1 << 9) == 0]\n"  # not a heap type: an extension type
+            "for v in (pickle.loads(pickle.dumps(w)), copy.deepcopy(w)):\n"
+            "    out.append([v.remaining, v.layout() == w.layout(), v.draw_head(), v.draw_tail(), w.remaining])\n"
+            "print(json.dumps(out))")
+    runs = {}
+    for pure in ("0", "1"):
+        done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, CNMAHJONG_PURE=pure), cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs[pure] = json.loads(done.stdout)
+    assert runs["0"][0] is True and runs["1"][0] is False
+    assert runs["0"][1:] == runs["1"][1:] == [[106, True, 1, 26, 106]] * 2
+
+
 def test_no_extensions_build_a_pure_package(tmp_path) -> None:
     """``CNMAHJONG_NO_EXTENSIONS=1`` (and a missing compiler) leave the package pure Python."""
     setup = _load_setup()

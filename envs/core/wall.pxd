@@ -1,0 +1,19 @@
+# C types for wall.py (Cython's pure-Python mode: this file augments the .py when the build
+# compiles it; Python ignores it). The attributes stay readable and writable from Python
+# (``public``), so clones, pickles and the tests see the same object either way.
+cimport cython
+
+cdef class Wall:
+    cdef public list _pos
+    cdef public int _head
+    cdef public int _tail_stack
+    cdef public int remaining
+    cdef public int _stacks
+    cdef public int size
+
+    @cython.locals(pos=list, t=int)
+    cpdef int _take(self, int k)
+    @cython.locals(pos=list, k=int)
+    cpdef int draw_head(self)
+    @cython.locals(pos=list, s=int)
+    cpdef int draw_tail(self)
