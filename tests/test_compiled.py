@@ -84,15 +84,23 @@ def test_the_build_compiles_exactly_the_hot_modules() -> None:
     assert setup.source_of(hotpath.ACCELERATED[0], True).suffix == ".pyx"
 
 
-def test_a_changed_source_is_staged_again_so_the_backend_rebuilds_it(tmp_path, monkeypatch) -> None:
-    """Staleness is the build backend's: a source whose stripped copy changed is newer than its C
-    file, so Cython and setuptools rebuild it; an unchanged one is left alone (its time kept)."""
+def _staging_in(tmp_path, monkeypatch, name: str, text: str):
+    """``setup.py`` staging into ``tmp_path`` (its ROOT, STRIPPED and DECLARED there), with the core
+    module ``name``'s source written as ``text``: the module and the source's path."""
     setup = _load_setup()
     monkeypatch.setattr(setup, "ROOT", tmp_path)
     monkeypatch.setattr(setup, "STRIPPED", tmp_path / "build" / "stripped")
-    src = tmp_path / "envs" / "core" / "tiles.py"
+    monkeypatch.setattr(setup, "DECLARED", tmp_path / "build" / "declared")
+    src = tmp_path / "envs" / "core" / f"{name}.py"
     src.parent.mkdir(parents=True)
-    src.write_text("def f(a: int) -> int:\n    return a\n")
+    src.write_text(text)
+    return setup, src
+
+
+def test_a_changed_source_is_staged_again_so_the_backend_rebuilds_it(tmp_path, monkeypatch) -> None:
+    """Staleness is the build backend's: a source whose stripped copy changed is newer than its C
+    file, so Cython and setuptools rebuild it; an unchanged one is left alone (its time kept)."""
+    setup, src = _staging_in(tmp_path, monkeypatch, "tiles", "def f(a: int) -> int:\n    return a\n")
     rel = setup.stage("cnmahjong.envs.core.tiles", False)
     staged = tmp_path / "build" / "stripped" / rel
     assert staged.read_text() == "def f(a     )       :\n    return a\n"
@@ -108,13 +116,7 @@ def test_a_modules_pxd_is_staged_by_its_name_and_a_change_to_it_rebuilds_the_mod
     """A ``.pxd`` beside a hot module's source (its C types, Cython's pure-Python mode) is staged
     under the module's name, where Cython looks for it; Cython's timestamps do not see it there,
     so a changed, new or removed ``.pxd`` makes the staged ``.py`` newer, and the module is rebuilt."""
-    setup = _load_setup()
-    monkeypatch.setattr(setup, "ROOT", tmp_path)
-    monkeypatch.setattr(setup, "STRIPPED", tmp_path / "build" / "stripped")
-    monkeypatch.setattr(setup, "DECLARED", tmp_path / "build" / "declared")
-    src = tmp_path / "envs" / "core" / "wall.py"
-    src.parent.mkdir(parents=True)
-    src.write_text("class Wall:\n    pass\n")
+    setup, src = _staging_in(tmp_path, monkeypatch, "wall", "class Wall:\n    pass\n")
     rel = setup.stage("cnmahjong.envs.core.wall", False)
     staged = tmp_path / "build" / "stripped" / rel
     declared = tmp_path / "build" / "declared" / "cnmahjong" / "envs" / "core" / "wall.pxd"
