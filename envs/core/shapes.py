@@ -149,7 +149,14 @@ def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """
     if (sum(c) if total is None else total) % 3 != 1:
         return 0
-    b = bytes(c)
+    return _standard_waits(bytes(c))
+
+
+@cython.ccall
+@cython.returns(cython.longlong)
+def _standard_waits(b: bytes) -> int:
+    """``standard_wait_mask`` of the counts ``b`` (3n+1 tiles): the tables when compiled and they
+    cover ``b``, else the dict."""
     if cython.compiled and _in_tables(b, NUM_KINDS, 1):
         return _table_wait_mask(b)
     return _dict_wait_mask(b)
@@ -201,20 +208,17 @@ def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
 
 
 @cython.ccall
-@cython.locals(k=cython.int, i0=cython.int, i1=cython.int, i2=cython.int, w0=cython.int, w1=cython.int,
-               w2=cython.int, mask=cython.longlong, p=cython.p_uchar)
+@cython.locals(i0=cython.int, i1=cython.int, i2=cython.int, w0=cython.int, w1=cython.int, w2=cython.int,
+               mask=cython.longlong)
 @cython.returns(cython.longlong)
 def _table_wait_mask(b: bytes) -> int:
     """``standard_wait_mask`` of 27 counts of 0..4 (``_in_tables``) from the suit wait entries."""
     if not _WAITS:
         _WAITS.append(bytearray(2 * 5 ** SUIT_LEN))
     table = _WAITS[0]
-    p = b
-    i0 = i1 = i2 = 0
-    for k in range(8, -1, -1):
-        i0 = i0 * 5 + p[k]
-        i1 = i1 * 5 + p[9 + k]
-        i2 = i2 * 5 + p[18 + k]
+    i0 = _group_index(b, 0, 9)
+    i1 = _group_index(b, 9, 9)
+    i2 = _group_index(b, 18, 9)
     w0 = _suit_wait_entry(table, i0, 0)
     w1 = _suit_wait_entry(table, i1, 0)
     w2 = _suit_wait_entry(table, i2, 0)
@@ -229,8 +233,8 @@ def _table_wait_mask(b: bytes) -> int:
 
 
 @cython.locals(num_melds=cython.int, add=cython.longlong, remove=cython.longlong, total=cython.int,
-               odd=cython.int, odd_kind=cython.int, k=cython.int, mask=cython.longlong, m=cython.longlong,
-               low=cython.longlong, p=cython.p_uchar, q=cython.p_uchar)
+               k=cython.int, mask=cython.longlong, m=cython.longlong, low=cython.longlong, p=cython.p_uchar,
+               q=cython.p_uchar)
 def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove: int = 0) -> int:
     """Waits of the 3n+1 concealed counts ``c`` beside ``num_melds`` melds whose tiles ``melded``
     counts (both ``bytes`` of 27 counts): the standard shape, seven pairs (no melds), then ``add``
@@ -244,21 +248,11 @@ def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove
     p = c
     q = melded
     total = 0
-    odd = 0
-    odd_kind = 0
     for k in range(27):  # NUM_KINDS (a literal for the C loop)
         total += p[k]
-        if p[k] & 1:
-            odd += 1
-            odd_kind = k
-    if total % 3 != 1:
-        mask = 0
-    elif cython.compiled and _in_tables(c, NUM_KINDS, 1):
-        mask = _table_wait_mask(c)
-    else:
-        mask = _dict_wait_mask(c)
-    if num_melds == 0 and total == 13 and odd == 1:  # seven pairs: the one odd kind (a quad is two pairs)
-        mask |= cython.cast(cython.longlong, 1) << odd_kind
+    mask = _standard_waits(c) if total % 3 == 1 else 0
+    if num_melds == 0 and total == 13:
+        mask |= _seven_pairs_waits(c)
     mask = (mask | add) & ~remove
     m = mask
     while m:
@@ -272,16 +266,29 @@ def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove
     return mask
 
 
-_ODD = bytes(x % 2 for x in range(256))
-
-
 def seven_pairs_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """The kind (bitmask) that completes seven pairs from 13 concealed tiles, or 0
     (``total`` is ``sum(c)`` when the caller knows it)."""
     if (sum(c) if total is None else total) != 13:
         return 0
-    odd = bytes(c).translate(_ODD)  # 1 where the count is odd
-    return 1 << odd.index(1) if odd.count(1) == 1 else 0
+    return _seven_pairs_waits(bytes(c))
+
+
+@cython.ccall
+@cython.locals(n=cython.int, k=cython.int, odd=cython.int, kind=cython.int, p=cython.p_uchar)
+@cython.returns(cython.longlong)
+def _seven_pairs_waits(b: bytes) -> int:
+    """``seven_pairs_wait_mask`` of 13 counts ``b``: the one kind held an odd number of times (a
+    quad is two pairs), if there is exactly one."""
+    n = len(b)
+    p = b
+    odd = 0
+    kind = 0
+    for k in range(n):
+        if p[k] & 1:
+            odd += 1
+            kind = k
+    return cython.cast(cython.longlong, 1) << kind if odd == 1 else 0
 
 
 def mask_kinds(mask: int) -> list[int]:
@@ -669,15 +676,26 @@ def _in_tables(b: bytes, n: int, delta: int) -> bool:
     return total + (delta if delta > 0 else 0) <= _MAX_TILES
 
 
-@cython.ccall
-@cython.locals(lo=cython.int, width=cython.int, k=cython.int, index=cython.int, p=cython.p_uchar, t=cython.p_uchar)
+@cython.cfunc
+@cython.inline
+@cython.locals(lo=cython.int, width=cython.int, k=cython.int, index=cython.int, p=cython.p_uchar)
 @cython.returns(cython.int)
-def _entry(b: bytes, lo: int, width: int, table: bytearray) -> int:
-    """The table offset of the group of ``width`` kinds from ``lo`` in ``b``, filled if new."""
+def _group_index(b: bytes, lo: int, width: int) -> int:
+    """The base-5 content of the group of ``width`` kinds from ``lo`` in ``b`` (rank r is digit r:
+    ``_content``'s inverse), the index of its entries in the tables."""
     p = b
     index = 0
     for k in range(width - 1, -1, -1):
         index = index * 5 + p[lo + k]
+    return index
+
+
+@cython.ccall
+@cython.locals(lo=cython.int, width=cython.int, index=cython.int, t=cython.p_uchar)
+@cython.returns(cython.int)
+def _entry(b: bytes, lo: int, width: int, table: bytearray) -> int:
+    """The table offset of the group of ``width`` kinds from ``lo`` in ``b``, filled if new."""
+    index = _group_index(b, lo, width)
     t = table
     if not t[index * 10]:  # byte 0 (no head, no sets) is at least 1 once filled
         _fill(table, index, width)
