@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -115,10 +116,12 @@ def source_of(module: str, twin: bool) -> Path:
     return ROOT.joinpath(PACKAGE_DIRS[package], *rel).with_suffix(".pyx" if twin else ".py")
 
 
-def strip_annotations(source: str) -> str:
+def strip_annotations(source: str, extension_types: frozenset[str] = frozenset()) -> str:
     """``source`` with every function's argument and return annotations, and every annotated
     assignment inside a function, blanked with spaces (lines and columns unchanged). Class
-    bodies keep theirs (dataclasses read them)."""
+    bodies keep theirs (dataclasses read them), except those of ``extension_types`` (the classes
+    the module's ``.pxd`` declares ``cdef class``): Cython would read ``NAME: T`` there as a new C
+    attribute, which only the ``.pxd`` may declare."""
     data = bytearray(source.encode())  # ast columns count UTF-8 bytes
     starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
 
@@ -136,6 +139,7 @@ def strip_annotations(source: str) -> str:
                 data[i] = 32
 
     def visit(node: ast.AST, in_function: bool) -> None:
+        """``in_function``: inside a function, or directly in an extension type's body."""
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                 a = child.args
@@ -148,7 +152,7 @@ def strip_annotations(source: str) -> str:
                     blank(data.rindex(b"->", 0, at(r.lineno, r.col_offset)), at(r.end_lineno, r.end_col_offset))
                 visit(child, True)
             elif isinstance(child, ast.ClassDef):
-                visit(child, False)
+                visit(child, child.name in extension_types and not in_function)
             elif isinstance(child, ast.AnnAssign) and in_function:
                 end = at(child.annotation.end_lineno, child.annotation.end_col_offset)
                 if child.value is None:  # a bare declaration does nothing at run time
@@ -166,6 +170,10 @@ def strip_annotations(source: str) -> str:
     return out
 
 
+EXTENSION_TYPE = re.compile(r"^cdef\s+class\s+(\w+)", re.MULTILINE)
+"""A ``.pxd``'s extension types (``cdef class Name``)."""
+
+
 def stage(module: str, twin: bool) -> str:
     """Write what Cython compiles for ``module`` under ``STRIPPED``, and its ``.pxd`` if it has one
     under ``DECLARED`` (each only when it changed, so that timestamps skip unchanged modules); its
@@ -174,12 +182,13 @@ def stage(module: str, twin: bool) -> str:
     rel = source.relative_to(ROOT)
     target = STRIPPED / rel
     text = source.read_text(encoding="utf-8")
+    declared = source.with_suffix(".pxd")  # C types augmenting the .py (pure-Python mode)
     if not twin:  # a .pyx twin is Cython code: its types are meant
-        text = strip_annotations(text)
+        types = EXTENSION_TYPE.findall(declared.read_text(encoding="utf-8")) if declared.exists() else []
+        text = strip_annotations(text, frozenset(types))
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    declared = source.with_suffix(".pxd")  # C types augmenting the .py (pure-Python mode)
     staged_pxd = DECLARED.joinpath(*module.split(".")).with_suffix(".pxd")  # found by the module's name
     if declared.exists():
         pxd = declared.read_text(encoding="utf-8")

@@ -154,6 +154,74 @@ def test_the_wall_is_a_typed_class_when_compiled_and_copies_alike() -> None:
     assert runs["0"][1:] == runs["1"][1:] == [[106, True, 1, 26, 106]] * 2
 
 
+def test_an_extension_types_class_annotations_are_blanked_for_cython(tmp_path, monkeypatch) -> None:
+    """In a class the module's ``.pxd`` declares ``cdef class``, Cython would read ``NAME: T`` as a
+    new C attribute (only the ``.pxd`` may declare them): staging blanks those annotations (values
+    kept); other classes keep theirs (a dataclass reads them)."""
+    source = ("class Game:\n    RULESET: str\n    SIZE: int = 3\n\n"
+              "class Kong:\n    seat: int\n")
+    setup, src = _staging_in(tmp_path, monkeypatch, "engine", source)
+    src.with_suffix(".pxd").write_text("cdef class Game:\n    cdef public object phase\n")
+    staged = tmp_path / "build" / "stripped" / setup.stage("cnmahjong.envs.core.engine", False)
+    assert staged.read_text() == ("class Game:\n    pass        \n    SIZE      = 3\n\n"
+                                  "class Kong:\n    seat: int\n")
+
+
+GAME_COPIES = """
+import copy, json, pickle, random
+from cnmahjong.envs.core.engine import TableGame, slot_names
+from cnmahjong.envs.core.ruleset import get_ruleset
+from cnmahjong.envs.core.rollouts import play_to_end
+out = {"extension": {}, "copies": {}}
+
+
+def same(a, b):
+    return a.getstate() == b.getstate() if isinstance(a, random.Random) else repr(a) == repr(b)
+
+
+for name in ("changsha", "hangzhou", "sichuan"):
+    game = get_ruleset(name).game(None, seed=5)
+    for _ in range(30):
+        game.play_forced()
+        seat = next(iter(game.pending))
+        game.step(seat, game.pending[seat][-1])
+    out["extension"][name] = [k.__name__ for k in type(game).__mro__ if k is not object and not k.__flags__ & (1 << 9)]
+    names = slot_names(type(game))
+    assert len(names) == len(set(names)), f"a slot declared twice along {type(game).__mro__}"
+    rows = []
+    for copied in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game), copy.copy(game), game.clone()):
+        assert type(copied) is type(game)
+        rows.append([same(getattr(copied, n, None), getattr(game, n, None)) for n in names])
+        play_to_end(copied, lambda g, s, legal: legal[0])
+        rows.append(copied.result.payments)
+    play_to_end(game, lambda g, s, legal: legal[0])
+    out["copies"][name] = [rows, list(game.result.payments)]
+print(json.dumps(out))
+"""
+
+
+def test_the_game_classes_compile_to_extension_types_and_copy_whole() -> None:
+    """``engine.pxd`` and a ruleset's ``game.pxd`` make ``TableGame`` and that ruleset's game class
+    extension types (C slots, ``cpdef`` steps) in the compiled build; a ruleset without one stays a
+    Python subclass. Either way no slot is declared twice along the classes (a Python slot over a
+    C one would split the state), and a pickle, a deep or shallow copy and ``clone()`` carry every
+    slot, the subclass's own included, and play on exactly as the original does."""
+    _require_compiled()
+    runs = {}
+    for pure in ("0", "1"):
+        done = subprocess.run([sys.executable, "-c", GAME_COPIES], env=dict(os.environ, CNMAHJONG_PURE=pure),
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[pure] = json.loads(done.stdout)
+    assert runs["0"]["extension"] == {"changsha": ["ChangshaGame", "TableGame"], "hangzhou": ["TableGame"],
+                                      "sichuan": ["TableGame"]}
+    assert runs["1"]["extension"] == {"changsha": [], "hangzhou": [], "sichuan": []}
+    assert runs["0"]["copies"] == runs["1"]["copies"]
+    for rows, payments in runs["0"]["copies"].values():
+        for same, copied_payments in zip(rows[::2], rows[1::2], strict=True):
+            assert all(same) and copied_payments == payments
+
+
 def test_no_extensions_build_a_pure_package(tmp_path) -> None:
     """``CNMAHJONG_NO_EXTENSIONS=1`` (and a missing compiler) leave the package pure Python."""
     setup = _load_setup()

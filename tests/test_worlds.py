@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
+from cnmahjong.envs.core.engine import slot_names
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.tiles import COPIES
 from cnmahjong.envs.core.wall import EMPTY
-from cnmahjong.envs.core.worlds import SeatView, _slots, public_events, unseen_counts
+from cnmahjong.envs.core.worlds import SeatView, public_events, unseen_counts
 
 RULESETS = ("changsha", "hangzhou", "sichuan")
 RARE = ("dice", "haidi_draw", "kong_draw", "kong_discard", "rob", "haidi_discard")
@@ -63,9 +64,9 @@ def state(x: Any, depth: int = 0) -> Any:
         return [state(v, depth + 1) for v in x]
     if isinstance(x, dict):
         return {k: state(v, depth + 1) for k, v in x.items()}
-    if hasattr(x, "__iter__") and not hasattr(x, "__dict__") and not _slots(type(x)):
+    if hasattr(x, "__iter__") and not hasattr(x, "__dict__") and not slot_names(type(x)):
         return [state(v, depth + 1) for v in x]
-    out = {n: state(getattr(x, n), depth + 1) for n in _slots(type(x)) if hasattr(x, n)}
+    out = {n: state(getattr(x, n), depth + 1) for n in slot_names(type(x)) if hasattr(x, n)}
     out.update({n: state(v, depth + 1) for n, v in getattr(x, "__dict__", {}).items()})
     return (type(x).__name__, out)
 

@@ -31,6 +31,11 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.patterns import Win, WinContext, _opening_shown, classify, opening_present, wait_mask
 from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
@@ -126,12 +131,11 @@ class ChangshaGame(TableGame):
 
     # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
     # the instance dict.
-    __slots__ = (
-        "config", "seed", "dealer", "wall", "hands", "melds", "melded", "rivers", "river_counts", "shown",
-        "declared", "public_log", "locked", "louhu", "payments", "phase", "turn", "drawn", "last_tile",
-        "events", "result", "revealed", "_rng", "_dice", "_waits", "pending", "_window", "_kong",
-        "_turn_win", "_dihu", "_opening_queue", "_opening", "_haidi_first", "_haidi_offers",
-        "_haidi_taker", "_haidi_kong_seat", "_ahead",
+    __slots__ = (  # with TableGame's (phase, pending, _window, events, hands, result)
+        "config", "seed", "dealer", "wall", "melds", "melded", "rivers", "river_counts", "shown",
+        "declared", "public_log", "locked", "louhu", "payments", "turn", "drawn", "last_tile", "revealed",
+        "_rng", "_dice", "_waits", "_kong", "_turn_win", "_dihu", "_opening_queue", "_opening",
+        "_haidi_first", "_haidi_offers", "_haidi_taker", "_haidi_kong_seat", "_ahead",
     )
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None,
@@ -296,7 +300,8 @@ class ChangshaGame(TableGame):
 
     def _to_river(self, s: int, t: int, forced: bool = False) -> None:
         self.rivers[s].append(t)
-        self.river_counts[s][t] += 1
+        counts = self.river_counts[s]
+        counts[t] += 1
         self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
         event = {"type": "discard", "seat": s, "tile": t}
@@ -308,8 +313,9 @@ class ChangshaGame(TableGame):
         """A tile of kind ``t`` left seat ``s``'s hand in sight: the others know one shown copy
         fewer is surely still there (it may have been the shown one), whatever the hand holds
         unseen; counting what the hand holds would tell them whether it holds another copy."""
-        if self.shown[s][t]:
-            self.shown[s][t] -= 1
+        shown = self.shown[s]
+        if shown[t]:
+            shown[t] -= 1
             self.public_log.append(8 + s)
 
     def _add_meld(self, s: int, kind: str, tiles: tuple[int, ...], from_seat: int | None,
@@ -392,8 +398,10 @@ class ChangshaGame(TableGame):
         locked = self.locked[s]
         if locked and drawn is not None:
             acts = [drawn]  # §6.3: a locked player discards the tile he drew
-        else:
-            acts = list(compress(_KINDS, h))  # every kind held, in C
+        elif cython.compiled:  # every kind held: a C loop over the typed count vector
+            acts = [t for t in range(NUM_SUITED_KINDS) if h[t]]
+        else:  # the same, in C as Python
+            acts = list(compress(_KINDS, h))
         if win is not None:
             acts.append(A.HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
@@ -441,7 +449,8 @@ class ChangshaGame(TableGame):
         return max(compress(_KINDS, h))
 
     def _discard(self, s: int, t: int) -> None:
-        self.hands[s][t] -= 1
+        h = self.hands[s]
+        h[t] -= 1
         self._waits[s] = None
         self._unshow(s, t)
         self._to_river(s, t)
@@ -465,7 +474,8 @@ class ChangshaGame(TableGame):
     def _take_drawn(self, s: int, t: int) -> None:
         self.louhu[s] = 0  # 漏胡 lasts until the seat's next own draw (§5)
         win = self._win_with(s, t, _SELF_DRAWN)
-        self.hands[s][t] += 1
+        h = self.hands[s]
+        h[t] += 1
         self._waits[s] = None
         self._start_turn(s, t, win)
 
@@ -480,13 +490,11 @@ class ChangshaGame(TableGame):
     # ---------------------------------------------------------- claims §5
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``."""
-        hands = self.hands
         nxt, s2, s3 = _OTHERS[d]
-        waits = self._waits  # the others' waits are cached (only the discarder's hand changed)
-        if (not ((waits[nxt] if waits[nxt] is not None else self._wait(nxt))
-                 | (waits[s2] if waits[s2] is not None else self._wait(s2))
-                 | (waits[s3] if waits[s3] is not None else self._wait(s3))) >> t & 1
-                and hands[nxt][t] < 2 and hands[s2][t] < 2 and hands[s3][t] < 2 and not _chis(hands[nxt], t)):
+        h1, h2, h3 = self.hands[nxt], self.hands[s2], self.hands[s3]
+        # the others' waits are cached (only the discarder's hand changed)
+        if (not (self._wait(nxt) | self._wait(s2) | self._wait(s3)) >> t & 1
+                and h1[t] < 2 and h2[t] < 2 and h3[t] < 2 and not _chis(h1, t)):
             self._dihu = False  # the common case: no win, PENG, kong or CHI for anybody
             self._draw(nxt)
             return
@@ -568,7 +576,10 @@ class ChangshaGame(TableGame):
             if a in (A.PENG, A.BUZHANG_CLAIM, A.KAIGANG_CLAIM):
                 claim = (s, a)
         if claim is None:
-            claim = next(((s, a) for s, a in w.choices.items() if a in A.CHI_ACTIONS), None)
+            for s, a in w.choices.items():  # a loop, not next(genexp): a compiled method has no closure
+                if a in A.CHI_ACTIONS:
+                    claim = (s, a)
+                    break
         if claim is None:
             self._draw((d + 1) % NUM_SEATS)
             return
@@ -579,7 +590,7 @@ class ChangshaGame(TableGame):
         h = self.hands[s]
         if a in A.CHI_ACTIONS:
             run = A.chi_run(a, t)
-            used = tuple(x for x in run if x != t)
+            used = tuple([x for x in run if x != t])
             for x in used:
                 h[x] -= 1
             self._add_meld(s, CHI, run, d, None, used)
@@ -594,7 +605,7 @@ class ChangshaGame(TableGame):
             self._add_meld(s, MINGGANG, (t,) * 4, d, "kaigang" if is_kai else "buzhang", (t, t, t))
             self.turn = s
             if is_kai:
-                passed = frozenset(o for o in w.louhu if w.choices.get(o) != A.HU)
+                passed = frozenset([o for o in w.louhu if w.choices.get(o) != A.HU])
                 self._start_kaigang(_Kong(s, t, open=True, from_seat=d, exempt=passed))
             else:
                 self._buzhang_draw(s)

@@ -38,6 +38,24 @@ DONE = "done"
 """The phase of a finished hand."""
 
 _HELD = bytes(1 if c else 0 for c in range(256))
+_UNSET = object()
+_MASKS: dict[type, tuple[int, bytes]] = {}
+"""Game class -> (its mask's size, the mask's zero tail after the discards), made on first use."""
+
+
+def _mask_shape(cls: type) -> tuple[int, bytes]:
+    n = cls.ACTIONS.NUM_ACTIONS
+    shape = _MASKS[cls] = (n, bytes(n - cls.NUM_KINDS))
+    return shape
+
+
+def slot_names(cls: type) -> tuple[str, ...]:
+    """Every ``__slots__`` name of ``cls`` and its bases (``__dict__`` and ``__weakref__`` aside)."""
+    names = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend([slots] if isinstance(slots, str) else slots)
+    return tuple(n for n in names if n not in ("__dict__", "__weakref__"))
 
 
 class IllegalActionError(ValueError):
@@ -95,7 +113,9 @@ class ClaimWindow(Window):
 class TableGame:
     """The decision protocol of one hand; see the module docstring."""
 
-    __slots__ = ()
+    __slots__ = ("phase", "pending", "_window", "events", "hands", "result")
+    """What every game has (a ruleset's class adds its own in its ``__slots__``); the compiled build
+    gives them C slots (``engine.pxd``)."""
     RULESET: ClassVar[str]
     """The ruleset's name (``Ruleset.name``): its deal events and results carry it."""
     ACTIONS: ClassVar[Any]
@@ -104,8 +124,6 @@ class TableGame:
     """Tile kinds of the ruleset; discard actions are ids ``0..NUM_KINDS-1``."""
     CONFIG: ClassVar[Any]
     """The ruleset's ``RuleConfig`` class."""
-    DEFAULT_PRESET: ClassVar[str]
-    """The preset ``config=None`` stands for: the config's first (set from ``CONFIG.PRESETS``)."""
     WALL_SIZE: ClassVar[int]
     """Tiles in a full wall (108 or 136)."""
     NO_HONOURS: ClassVar[str] = ""
@@ -129,7 +147,7 @@ class TableGame:
     DICE_AHEAD: ClassVar[int] = 0
     """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 
-    # attributes every game has (declared in the subclasses' __slots__)
+    # attributes every game has (``__slots__`` above)
     phase: str
     pending: dict[int, list[int]]
     _window: Window | None
@@ -209,32 +227,38 @@ class TableGame:
         the original, so stepping one would change the other."""
         return copy.deepcopy(self)
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if hasattr(cls, "ACTIONS"):  # the mask's size, and its zero tail after the discards
-            cls._MASK_SIZE = cls.ACTIONS.NUM_ACTIONS
-            cls._MASK_TAIL = bytes(cls.ACTIONS.NUM_ACTIONS - cls.NUM_KINDS)
-        if hasattr(cls, "CONFIG"):
-            cls.DEFAULT_PRESET = cls.CONFIG.PRESETS[0]
-        cls._MULTI_PICK = cls._more_picks is not TableGame._more_picks  # asked only where a ruleset has more
+    def __getstate__(self) -> dict[str, Any]:
+        """Every attribute by name (the slots of each class, then any ``__dict__``): the same state
+        whether the class is compiled to C slots or not, which the default pickling of a compiled
+        base class would not give (it drops a Python subclass's own slots)."""
+        state = {}
+        for name in slot_names(type(self)):
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:  # a slot never set stays unset
+                state[name] = value
+        d = getattr(self, "__dict__", None)
+        if d:
+            state.update(d)
+        return state
 
-    _MASK_SIZE: ClassVar[int]
-    _MASK_TAIL: ClassVar[bytes]
-    _MULTI_PICK: ClassVar[bool] = False
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
         mask. When every held kind may be discarded, one byte-table pass gives the discards."""
         acts = self.pending.get(seat)
+        size, tail = _MASKS.get(type(self)) or _mask_shape(type(self))
         if not acts:
-            return bytearray(self._MASK_SIZE)
+            return bytearray(size)
         if self._discards_all_held(seat):
             mask = bytearray(self.hands[seat].translate(_HELD))
-            mask += self._MASK_TAIL
+            mask += tail
             for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
                 mask[a] = 1
             return mask
-        mask = bytearray(self._MASK_SIZE)
+        mask = bytearray(size)
         for a in acts:
             mask[a] = 1
         return mask
@@ -264,7 +288,7 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
-            more = self._more_picks(window, seat) if self._MULTI_PICK else None
+            more = self._more_picks(window, seat)
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
             elif not self.pending:
@@ -313,7 +337,11 @@ class TableGame:
                 if len(acts) != 1:
                     break
             else:
-                seat = next((s for s, acts in pending.items() if len(acts) == 1), None)
+                seat = None
+                for s, acts in pending.items():  # a loop, not next(genexp): compiled, no closure
+                    if len(acts) == 1:
+                        seat = s
+                        break
                 if seat is None:
                     break
                 acts = pending[seat]
@@ -390,7 +418,7 @@ class TableGame:
     @classmethod
     def _check_args(cls, config: Any, seed: Any, dealer: Any) -> tuple[Any, int, int]:
         """(config, seed, dealer) checked: None config is the default preset, None seed drawn."""
-        return config_arg(config, cls.CONFIG, cls.DEFAULT_PRESET), seed_or_draw(seed), check_dealer(dealer)
+        return config_arg(config, cls.CONFIG, cls.CONFIG.PRESETS[0]), seed_or_draw(seed), check_dealer(dealer)
 
     @classmethod
     def _seeded_deal(cls, seed: int, dealer: int) -> tuple[list[list[int]], Wall, random.Random]:
@@ -586,7 +614,7 @@ class Match:
 
     def __init__(self, config: Any = None, hands: int = 4, seed: int | None = None, dealer: int | None = None) -> None:
         hands = int_arg(hands, "hands", low=1)
-        self.config = config_arg(config, self.GAME.CONFIG, self.GAME.DEFAULT_PRESET)
+        self.config = config_arg(config, self.GAME.CONFIG, self.GAME.CONFIG.PRESETS[0])
         self.hands = hands
         self._rng = random.Random(seed_or_draw(seed))
         # the first dealer is drawn at random unless given

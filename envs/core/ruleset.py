@@ -276,7 +276,7 @@ class Ruleset:
     @property
     def default_rules(self) -> str:
         """The preset an env uses when ``rules`` is not given (the config's first, as the game's)."""
-        return self.game.DEFAULT_PRESET
+        return self.game.CONFIG.PRESETS[0]
 
     def encoding_named(self, name: str) -> EncoderSpec:
         for enc in self.encodings:

@@ -75,6 +75,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.engine import slot_names
 from cnmahjong.envs.core.limited_deal import Holder, deal
 from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.seen import seat_events
@@ -119,20 +120,12 @@ def _copy_random(v: random.Random) -> random.Random:
     return out
 
 
-def _slots(cls: type) -> tuple[str, ...]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names.extend([slots] if isinstance(slots, str) else slots)
-    return tuple(n for n in names if n not in ("__dict__", "__weakref__"))
-
-
 def _copy_object(v: Any, shared: frozenset[str] = frozenset()) -> Any:
     """Any other object: a new one of its class with every attribute (slots and ``__dict__``) copied;
     the lists named in ``shared`` are copied without copying their items."""
     cls = type(v)
     out = cls.__new__(cls)
-    for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, _slots(cls)):
+    for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, slot_names(cls)):
         try:
             x = getattr(v, name)
         except AttributeError:

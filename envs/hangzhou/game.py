@@ -71,11 +71,10 @@ class HangzhouGame(engine.TableGame):
     DECLINE_PHASES = (CLAIM,)
     """Every deal event records the dealer's streak level (§5)."""
 
-    __slots__ = (
-        "config", "seed", "dealer", "streak", "wall", "indicator", "hands", "melds", "melded", "rivers",
-        "river_counts", "public_log", "payments", "phase", "turn", "drawn", "last_tile", "events", "result",
-        "pending", "_window", "claims", "claims_made", "shipeng", "piao", "doublings", "bearer", "piao_pending",
-        "_ready_before",
+    __slots__ = (  # with TableGame's (phase, pending, _window, events, hands, result)
+        "config", "seed", "dealer", "streak", "wall", "indicator", "melds", "melded", "rivers",
+        "river_counts", "public_log", "payments", "turn", "drawn", "last_tile", "claims", "claims_made",
+        "shipeng", "piao", "doublings", "bearer", "piao_pending", "_ready_before",
     )
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0,

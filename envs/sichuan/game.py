@@ -66,13 +66,12 @@ class SichuanGame(engine.TableGame):
     MAX_TO_ACT = 4
     SCENARIO_KEYS = ("swap_direction",)
 
-    __slots__ = (
-        "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "hands", "melds", "melded", "rivers",
-        "payments", "phase", "turn", "events", "result", "pending", "_window", "voids", "swap_direction",
-        "passed", "received", "out", "ledger", "kongs", "last_kong", "threshold", "peng_lock", "turn_draws",
-        "replacement", "kong_this_turn", "last_kong_from", "dealer_opening", "quiet", "ordinary_draws",
-        "discards", "won_tiles", "_transfers", "_wins", "_first_group", "_offer_fan", "_haidi_discard",
-        "_gangpao_discard",
+    __slots__ = (  # with TableGame's (phase, pending, _window, events, hands, result)
+        "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "melds", "melded", "rivers",
+        "payments", "turn", "voids", "swap_direction", "passed", "received", "out", "ledger", "kongs",
+        "last_kong", "threshold", "peng_lock", "turn_draws", "replacement", "kong_this_turn",
+        "last_kong_from", "dealer_opening", "quiet", "ordinary_draws", "discards", "won_tiles",
+        "_transfers", "_wins", "_first_group", "_offer_fan", "_haidi_discard", "_gangpao_discard",
     )
 
     # ------------------------------------------------------------------ the deal

@@ -1,0 +1,54 @@
+# C types for game.py (pure-Python mode, as ``envs/core/engine.pxd``): ``ChangshaGame`` is an
+# extension type over ``TableGame``; its state lives in C slots (``public``: readable and writable
+# from Python as before) and the state machine's steps are ``cpdef`` methods, called through the
+# type's method table. Seats and tiles passed between the steps are C ints and a hand's count
+# vector a typed ``bytearray`` (its bytes read and written in C, still range-checked); whatever
+# comes from outside (``step``'s seat and action) stays a Python object until ``step`` checked it.
+cimport cython
+from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.wall cimport Wall
+
+cdef class ChangshaGame(TableGame):
+    cdef public object config, seed, dealer, turn, drawn, last_tile
+    cdef public list melds, melded, rivers, river_counts, shown, declared, public_log, locked, louhu
+    cdef public list payments, revealed, _waits, _opening_queue, _opening
+    cdef public object _rng, _dice, _kong, _turn_win, _dihu
+    cdef public object _haidi_first, _haidi_offers, _haidi_taker, _haidi_kong_seat, _ahead
+    cdef public Wall wall
+
+    cpdef _discards_all_held(self, seat)
+    cpdef _apply(self, seat, action, phase)
+    cpdef long long _wait(self, int s) except? -1
+    @cython.locals(h=bytearray)
+    cpdef _win_with(self, int s, int t, ctx)
+    cpdef _kong_wall_ok(self)
+    @cython.locals(h=bytearray, melded=bytearray)
+    cpdef _ready_after_kong(self, int s, int t, int from_hand, new_meld)
+    @cython.locals(counts=bytearray)
+    cpdef _to_river(self, int s, int t, forced=*)
+    @cython.locals(shown=bytearray)
+    cpdef _unshow(self, int s, int t)
+    cpdef _add_meld(self, int s, kind, tiles, from_seat, how, used)
+    @cython.locals(h=bytearray, t=int)
+    cpdef _start_turn(self, int s, drawn, win)
+    @cython.locals(h=bytearray)
+    cpdef _self_kongs(self, int s)
+    cpdef _step_discard_turn(self, int s, int action)
+    @cython.locals(h=bytearray)
+    cpdef _discard(self, int s, int t)
+    cpdef _draw(self, int s)
+    @cython.locals(h=bytearray)
+    cpdef _take_drawn(self, int s, int t)
+    cpdef _buzhang_draw(self, int s)
+    @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray)
+    cpdef _open_claims(self, int d, int t)
+    @cython.locals(h=bytearray, n=int)
+    cpdef _claim_offer(self, int s, int d, int t, dihu, hu_only, kong_ok)
+    cpdef _open_claims_window(self, kind, tiles, payer, options, wins, louhu)
+    cpdef _resolve_window(self, w)
+    cpdef _apply_claim(self, w)
+    cpdef _step_haidi(self, int s, int action)
+
+
+@cython.locals(r=int)
+cpdef list _chis(bytearray h, int t)

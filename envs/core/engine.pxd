@@ -1,0 +1,22 @@
+# C types for engine.py (Cython's pure-Python mode: this file augments the .py when the build
+# compiles it; Python ignores it). ``TableGame`` becomes an extension type: its attributes are C
+# slots (``public``: Python reads and writes them as before) and its protocol methods are
+# ``cpdef`` (a C call through the type's method table from compiled code, still overridable by a
+# ruleset's Python or compiled subclass). Arguments stay Python objects: the checks of ``step``
+# see exactly what the caller passed, as in the pure package.
+cimport cython
+
+@cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
+cdef class TableGame:
+    cdef public object phase, pending, _window, events, hands, result
+
+    cpdef legal_mask(self, seat)
+    cpdef _discards_all_held(self, seat)
+    cpdef step(self, seat, action)
+    cpdef _apply(self, seat, action, phase)
+    cpdef _resolve_window(self, window)
+    cpdef _more_picks(self, window, seat)
+    cpdef play_forced(self)
+    cpdef _ask(self, phase, pending)
+    cpdef _open_window(self, window)
+    cpdef _end_hand(self, result)
