@@ -5,13 +5,14 @@ refusing what it cannot play before it plays anything."""
 
 from __future__ import annotations
 
+import gc
 import random
 
 import numpy as np
 import pytest
 
 from cnmahjong.agents.search import play_out, rollout_player
-from cnmahjong.envs.core.rollouts import POLICIES, deal_and_play, rollouts
+from cnmahjong.envs.core.rollouts import POLICIES, _play_all, deal_and_play, rollouts
 from cnmahjong.envs.core.ruleset import get_ruleset
 
 RULESETS = ("changsha", "hangzhou", "sichuan")
@@ -103,3 +104,30 @@ def test_deal_and_play_is_seeded_and_refusals_come_first():
     with pytest.raises(TypeError, match=r"games\[2\] is str, not a game"):
         rollouts([*games, "x"], "first")
     assert [g.events for g in games] == before  # nothing played
+
+
+def test_rollouts_pause_the_collector_and_leave_it_as_it_was():
+    """The cyclic collector is off while the hands are played and back as it was afterwards, on,
+    off, or after a policy raised mid-hand."""
+    seen = []
+
+    def spy(game, seat, legal):
+        seen.append(gc.isenabled())
+        if len(seen) == 50:
+            raise RuntimeError("a policy failed")
+        return legal[0]
+
+    was = gc.isenabled()
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            deal_and_play("changsha", "mainstream", range(3), "first")
+            rollouts(positions("sichuan", 2, seed=3), "random")
+            assert gc.isenabled() is state
+            gc.enable()
+            with pytest.raises(RuntimeError, match="a policy failed"):
+                _play_all(positions("changsha", 3, seed=2), spy)
+            assert gc.isenabled() and seen and not any(seen)
+            seen.clear()
+    finally:
+        (gc.enable if was else gc.disable)()

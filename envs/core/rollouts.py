@@ -12,13 +12,16 @@ compiled engine directly; the pure package runs the same source. Policies:
   (``Players.heuristic_on_game``; the same choices as on its observation).
 
 A decision with one legal action is played as the engine's ``play_forced`` plays it (no draw of
-the random policy), as the envs and the search do.
+the random policy), as the envs and the search do. Python's cyclic garbage collector is paused
+while the hands are played (and left as it was): a hand makes hundreds of event dicts and lists,
+none of them garbage, and the collector's passes over them cost about 8% of a random hand.
 """
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cnmahjong.envs.core.ruleset import get_ruleset
@@ -94,11 +97,7 @@ def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0) -> lis
     for i, game in enumerate(games):
         if not hasattr(game, "pending") or not hasattr(game, "play_forced"):
             raise TypeError(f"games[{i}] is {type(game).__name__}, not a game (a ruleset's TableGame)")
-    out = []
-    for game in games:
-        play_to_end(game, choose)
-        out.append(list(game.result.payments))
-    return out
+    return _play_all(games, choose)
 
 
 def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = "random",
@@ -108,9 +107,19 @@ def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = 
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
     choose = _chooser(policy, seed)
+    return _play_all((rs.game(config, seed=s) for s in seeds), choose)
+
+
+def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int]) -> list[list[int]]:
+    """Play each game to its end, the collector paused (see the module docstring); the payments."""
     out = []
-    for s in seeds:
-        game = rs.game(config, seed=s)
-        play_to_end(game, choose)
-        out.append(list(game.result.payments))
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for game in games:
+            play_to_end(game, choose)
+            out.append(list(game.result.payments))
+    finally:
+        if collecting:
+            gc.enable()
     return out

@@ -24,6 +24,11 @@ this module holds Hangzhou's rules:
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import compress
@@ -31,7 +36,7 @@ from typing import Any
 
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.checks import int_arg
-from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame
 from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, win_transfers
 from cnmahjong.envs.core.tiles import NUM_KINDS
@@ -57,7 +62,7 @@ turned-up indicator, the source's last ten stacks) ends the hand instead; no kon
 _KINDS = range(NUM_KINDS)
 
 
-class HangzhouGame(engine.TableGame):
+class HangzhouGame(TableGame):
     """One hand of Hangzhou mahjong. See the module docstring."""
 
     RULESET = RULESET
@@ -162,8 +167,7 @@ class HangzhouGame(engine.TableGame):
 
     def _restricted(self, s: int) -> bool:
         """Another seat's 飘 is pending: no CHI, PENG, 明杠, 加杠 or discard win for ``s`` (§3)."""
-        pending = self.piao_pending
-        return bool(pending) and any(p != s for p in pending)
+        return any([p != s for p in self.piao_pending])  # a list, not a genexp: a compiled method has no closure
 
     def _baotou_ready(self, s: int) -> bool:
         """§3 爆头-ready: seat ``s``'s 13-tile hand (melds included), one 财神 taken out, is
@@ -182,8 +186,8 @@ class HangzhouGame(engine.TableGame):
         self.shipeng[s] = 0
         if s in self.piao_pending:
             self.piao_pending.remove(s)
-        if any(m.hidden for m in self.melds[s]):
-            shown = [m.tiles[0] for m in self.melds[s] if m.hidden]
+        shown = [m.tiles[0] for m in self.melds[s] if m.hidden]
+        if shown:
             self.melds[s] = [replace(m, hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
             self.events.append({"type": "reveal", "seat": s, "tiles": shown})
@@ -192,7 +196,10 @@ class HangzhouGame(engine.TableGame):
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
         self.turn = s
         h = self.hands[s]
-        acts = list(compress(_KINDS, h))
+        if cython.compiled:  # every kind held: a C loop over the typed count vector
+            acts = [t for t in range(NUM_KINDS) if h[t]]
+        else:  # the same, in C as Python
+            acts = list(compress(_KINDS, h))
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         if (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds):
@@ -215,19 +222,22 @@ class HangzhouGame(engine.TableGame):
         self._ready_before = self._baotou_ready(s)
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
         self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
-        self.hands[s][t] += 1
+        h = self.hands[s]
+        h[t] += 1
         self.drawn = t
         self._start_turn(s)
 
     def _discard(self, s: int, t: int) -> None:
         """Seat ``s`` discards ``t``: a 财神 from the 爆头-ready state (before this turn's draw or
         claim) is a 飘 (财飘, §3); any other discard ends the seat's 飘 streak."""
-        self.hands[s][t] -= 1
+        h = self.hands[s]
+        h[t] -= 1
         piao = t == self.indicator and self._ready_before
         self.drawn = None
         self._ready_before = False
         self.rivers[s].append(t)
-        self.river_counts[s][t] += 1
+        counts = self.river_counts[s]
+        counts[t] += 1
         self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
         event: dict[str, Any] = {"type": "discard", "seat": s, "tile": t}
@@ -265,8 +275,9 @@ class HangzhouGame(engine.TableGame):
 
     def _add_meld(self, s: int, meld: Meld) -> None:
         self.melds[s].append(meld)
+        melded = self.melded[s]
         for t in meld.tiles:
-            self.melded[s][t] += 1
+            melded[t] += 1
         self.public_log.append(s)
         self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
                             "from": meld.from_seat})
@@ -286,11 +297,10 @@ class HangzhouGame(engine.TableGame):
 
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
-        hands = self.hands
         nxt, s2, s3 = OTHERS[d]
+        h1, h2, h3 = self.hands[nxt], self.hands[s2], self.hands[s3]
         discard_wins = self.streak >= 3
-        if (not discard_wins and hands[nxt][t] < 2 and hands[s2][t] < 2 and hands[s3][t] < 2
-                and not self._chis(hands[nxt], t)):
+        if not discard_wins and h1[t] < 2 and h2[t] < 2 and h3[t] < 2 and not self._chis(h1, t):
             self._draw(nxt)  # the common case: no PENG, kong or CHI for anybody
             return
         options: dict[int, list[int]] = {}
@@ -305,8 +315,7 @@ class HangzhouGame(engine.TableGame):
 
     def _claim_offer(self, s: int, d: int, t: int) -> list[int]:
         """Seat ``s``'s claims on discard ``t`` of seat ``d`` (empty: none)."""
-        pending = self.piao_pending
-        if pending and any(p != s for p in pending):
+        if self._restricted(s):
             return []  # another seat's 飘 is pending (§3)
         h = self.hands[s]
         acts = []
@@ -337,9 +346,16 @@ class HangzhouGame(engine.TableGame):
             if choices.get(s) == A.HU:
                 self._win(s, t, d)
                 return
-        claim = next(((s, a) for s, a in choices.items() if a in (A.PENG, A.GANG_CLAIM)), None)
+        claim = None  # loops, not next(genexp): a compiled method has no closure
+        for s, a in choices.items():
+            if a in (A.PENG, A.GANG_CLAIM):
+                claim = (s, a)
+                break
         if claim is None:
-            claim = next(((s, a) for s, a in choices.items() if a in A.CHI_ACTIONS), None)
+            for s, a in choices.items():
+                if a in A.CHI_ACTIONS:
+                    claim = (s, a)
+                    break
         if claim is None:
             self._draw(NEXT[d])
             return
@@ -359,10 +375,11 @@ class HangzhouGame(engine.TableGame):
         h = self.hands[s]
         self.drawn = None
         if a in A.CHI_ACTIONS:
-            run = next((x, y) for b, x, y in chi_runs(self.indicator)[t] if b == a)
+            run = [(x, y) for b, x, y in chi_runs(self.indicator)[t] if b == a][0]
             for x in run:
                 h[x] -= 1
-            self._add_meld(s, Meld(CHI, tuple(sorted((*run, t), key=lambda x: natural_kind(x, self.indicator))), d))
+            ordered = sorted([(natural_kind(x, self.indicator), x) for x in (*run, t)])  # a run's kinds differ
+            self._add_meld(s, Meld(CHI, tuple([x for _, x in ordered]), d))
             self._start_turn(s)
         elif a == A.PENG:
             h[t] -= 2

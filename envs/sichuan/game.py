@@ -18,13 +18,18 @@ are ``cnmahjong.envs.core.engine``'s; this module holds Sichuan's rules:
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 import random
 from collections.abc import Iterable, Sequence
 from itertools import compress
 from typing import Any
 
 from cnmahjong.envs.core import engine
-from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, Window
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame, Window
 from cnmahjong.envs.core.limited_deal import Limit
 from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, Transfer
@@ -51,7 +56,7 @@ _KINDS = range(NUM_SUITED_KINDS)
 _VOID_ACTIONS = [A.void(s) for s in range(3)]
 
 
-class SichuanGame(engine.TableGame):
+class SichuanGame(TableGame):
     """One hand of Sichuan mahjong 血战到底. See the module docstring."""
 
     RULESET = RULESET
@@ -278,7 +283,9 @@ class SichuanGame(engine.TableGame):
         v = self._void(s)
         if holds_void(h, v):
             acts = [t for t in range(9 * v, 9 * v + 9) if h[t]]
-        else:
+        elif cython.compiled:  # every kind held: a C loop over the typed count vector
+            acts = [t for t in range(NUM_SUITED_KINDS) if h[t]]
+        else:  # the same, in C as Python
             acts = list(compress(_KINDS, h))
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
@@ -286,7 +293,7 @@ class SichuanGame(engine.TableGame):
             if self.wall.remaining:
                 kongs = {t for t in range(9 * v) if h[t] == 4} | {t for t in range(9 * v + 9, NUM_SUITED_KINDS)
                                                                     if h[t] == 4}
-                kongs.update(m.tiles[0] for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]])
+                kongs.update([m.tiles[0] for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]])
                 acts += [A.gang(t) for t in kongs]
             acts.sort()
         self._ask(DISCARD, {s: acts})
@@ -305,7 +312,8 @@ class SichuanGame(engine.TableGame):
             self.last_kong_from = None
             self.ordinary_draws[s] += 1
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
-        self.hands[s][t] += 1
+        h = self.hands[s]
+        h[t] += 1
         self.turn_draws.append(t)
         self.replacement = tail
         self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
@@ -322,7 +330,8 @@ class SichuanGame(engine.TableGame):
             self._own_kong(seat, action - A.GANG_SELF)
 
     def _discard(self, s: int, t: int) -> None:
-        self.hands[s][t] -= 1
+        h = self.hands[s]
+        h[t] -= 1
         self.rivers[s].append(t)
         self.discards += 1
         self.events.append({"type": "discard", "seat": s, "tile": t})

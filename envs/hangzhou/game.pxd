@@ -1,0 +1,35 @@
+# C types for game.py (pure-Python mode, as ``envs/changsha/game.pxd``): ``HangzhouGame`` is an
+# extension type over ``TableGame``, its state in public C slots and its steps ``cpdef`` methods;
+# seats and tiles between the steps are C ints and a hand's count vector a typed ``bytearray``.
+cimport cython
+from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.wall cimport Wall
+
+cdef class HangzhouGame(TableGame):
+    cdef public object config, seed, dealer, streak, turn, drawn, last_tile, claims_made, _ready_before
+    cdef public int indicator
+    cdef public list melds, melded, rivers, river_counts, public_log, payments, claims, shipeng, piao
+    cdef public list doublings, bearer, piao_pending
+    cdef public Wall wall
+
+    cpdef _discards_all_held(self, seat)
+    cpdef _apply(self, seat, action, phase)
+    cpdef _restricted(self, int s)
+    @cython.locals(h=bytearray)
+    cpdef _baotou_ready(self, int s)
+    cpdef _kong_ok(self)
+    cpdef _begin_turn(self, int s)
+    @cython.locals(h=bytearray, t=int)
+    cpdef _start_turn(self, int s)
+    @cython.locals(h=bytearray, t=int)
+    cpdef _draw(self, int s, tail=*)
+    @cython.locals(h=bytearray, counts=bytearray)
+    cpdef _discard(self, int s, int t)
+    @cython.locals(melded=bytearray)
+    cpdef _add_meld(self, int s, meld)
+    cpdef _claim_limit_ok(self, int s, int d)
+    cpdef _chis(self, bytearray h, int t)
+    @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray)
+    cpdef _open_claims(self, int d, int t)
+    @cython.locals(h=bytearray)
+    cpdef _claim_offer(self, int s, int d, int t)

@@ -1,0 +1,32 @@
+# C types for game.py (pure-Python mode, as ``envs/changsha/game.pxd``): ``SichuanGame`` is an
+# extension type over ``TableGame``, its state in public C slots and its steps ``cpdef`` methods;
+# seats and tiles between the steps are C ints and a hand's count vector a typed ``bytearray``.
+cimport cython
+from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.wall cimport Wall
+
+cdef class SichuanGame(TableGame):
+    cdef public object config, seed, dealer, _rng, _fixed_direction, turn, voids, swap_direction, kongs
+    cdef public object replacement, kong_this_turn, last_kong_from, dealer_opening, quiet, discards
+    cdef public object _first_group, _haidi_discard, _gangpao_discard
+    cdef public list melds, melded, rivers, payments, passed, received, out, ledger, last_kong, threshold
+    cdef public list peng_lock, turn_draws, ordinary_draws, won_tiles, _transfers, _wins
+    cdef public dict _offer_fan
+    cdef public Wall wall
+
+    cpdef _more_picks(self, window, seat)
+    cpdef _resolve_window(self, window)
+    cpdef _discards_all_held(self, seat)
+    cpdef _apply(self, seat, action, phase)
+    cpdef int _next_remaining(self, int s) except? -1
+    cpdef _void(self, int s)
+    @cython.locals(h=bytearray, t=int)
+    cpdef _start_turn(self, int s, after_peng=*)
+    @cython.locals(h=bytearray, t=int)
+    cpdef _draw(self, int s, tail=*)
+    @cython.locals(h=bytearray, o=int)
+    cpdef _discard(self, int s, int t)
+    @cython.locals(h=bytearray)
+    cpdef _claim_options(self, int o, int t, ctx)
+    @cython.locals(h=bytearray)
+    cpdef _offered_win(self, int o, int t, ctx)
