@@ -169,10 +169,10 @@ def test_an_extension_types_class_annotations_are_blanked_for_cython(tmp_path, m
 
 GAME_COPIES = """
 import copy, json, pickle, random
-from cnmahjong.envs.core.engine import TableGame, slot_names
+from cnmahjong.envs.core.engine import _class_facts, slot_names
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.rollouts import play_to_end
-out = {"extension": {}, "copies": {}}
+out = {"extension": {}, "copies": {}, "more_picks": {}}
 
 
 def same(a, b):
@@ -186,6 +186,7 @@ for name in ("changsha", "hangzhou", "sichuan"):
         seat = next(iter(game.pending))
         game.step(seat, game.pending[seat][-1])
     out["extension"][name] = [k.__name__ for k in type(game).__mro__ if k is not object and not k.__flags__ & (1 << 9)]
+    out["more_picks"][name] = _class_facts(type(game))[2]
     names = slot_names(type(game))
     assert len(names) == len(set(names)), f"a slot declared twice along {type(game).__mro__}"
     rows = []
@@ -217,6 +218,8 @@ def test_the_game_classes_compile_to_extension_types_and_copy_whole() -> None:
                                       for name in ("changsha", "hangzhou", "sichuan")}
     assert runs["1"]["extension"] == {"changsha": [], "hangzhou": [], "sichuan": []}
     assert runs["0"]["copies"] == runs["1"]["copies"]
+    for run in runs.values():  # only Sichuan's 换三张 asks a seat for more picks in one window
+        assert run["more_picks"] == {"changsha": False, "hangzhou": False, "sichuan": True}
     for rows, payments in runs["0"]["copies"].values():
         for same, copied_payments in zip(rows[::2], rows[1::2], strict=True):
             assert all(same) and copied_payments == payments

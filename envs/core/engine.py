@@ -39,14 +39,17 @@ DONE = "done"
 
 _HELD = bytes(1 if c else 0 for c in range(256))
 _UNSET = object()
-_MASKS: dict[type, tuple[int, bytes]] = {}
-"""Game class -> (its mask's size, the mask's zero tail after the discards), made on first use."""
+_FACTS: dict[type, tuple[int, bytes, bool]] = {}
+"""Game class -> (its mask's size, the mask's zero tail after the discards, whether it overrides
+``_more_picks``), made on first use: a compiled class cannot have them set as class attributes."""
 
 
-def _mask_shape(cls: type) -> tuple[int, bytes]:
+def _class_facts(cls: type) -> tuple[int, bytes, bool]:
     n = cls.ACTIONS.NUM_ACTIONS
-    shape = _MASKS[cls] = (n, bytes(n - cls.NUM_KINDS))
-    return shape
+    below = cls.__mro__[:cls.__mro__.index(TableGame)]  # read from the classes' own dicts: compiled,
+    more_picks = any(["_more_picks" in vars(k) for k in below])  # a cpdef method is no one object
+    facts = _FACTS[cls] = (n, bytes(n - cls.NUM_KINDS), more_picks)
+    return facts
 
 
 def slot_names(cls: type) -> tuple[str, ...]:
@@ -249,7 +252,7 @@ class TableGame:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
         mask. When every held kind may be discarded, one byte-table pass gives the discards."""
         acts = self.pending.get(seat)
-        size, tail = _MASKS.get(type(self)) or _mask_shape(type(self))
+        size, tail, _ = _FACTS.get(type(self)) or _class_facts(type(self))
         if not acts:
             return bytearray(size)
         if self._discards_all_held(seat):
@@ -288,7 +291,8 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
-            more = self._more_picks(window, seat)
+            facts = _FACTS.get(type(self)) or _class_facts(type(self))
+            more = self._more_picks(window, seat) if facts[2] else None  # asked only where a ruleset has more
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
             elif not self.pending:

@@ -167,7 +167,8 @@ class HangzhouGame(TableGame):
 
     def _restricted(self, s: int) -> bool:
         """Another seat's 飘 is pending: no CHI, PENG, 明杠, 加杠 or discard win for ``s`` (§3)."""
-        return any([p != s for p in self.piao_pending])  # a list, not a genexp: a compiled method has no closure
+        pending = self.piao_pending
+        return bool(pending) and any([p != s for p in pending])  # a list, not a genexp: no closure in C
 
     def _baotou_ready(self, s: int) -> bool:
         """§3 爆头-ready: seat ``s``'s 13-tile hand (melds included), one 财神 taken out, is
@@ -315,7 +316,7 @@ class HangzhouGame(TableGame):
 
     def _claim_offer(self, s: int, d: int, t: int) -> list[int]:
         """Seat ``s``'s claims on discard ``t`` of seat ``d`` (empty: none)."""
-        if self._restricted(s):
+        if self.piao_pending and self._restricted(s):
             return []  # another seat's 飘 is pending (§3)
         h = self.hands[s]
         acts = []
