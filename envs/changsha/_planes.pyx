@@ -15,6 +15,7 @@ from libc.string cimport memset
 
 from cnmahjong.envs.changsha import observation as _obs
 from cnmahjong.envs.changsha.game import PHASES
+from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.channels import layout_difference, layout_of
 
 WRITTEN_FOR = (
@@ -79,7 +80,7 @@ cdef inline void _plane(unsigned char* out, int channel, unsigned char value):
     memset(out + channel * 27, value, 27)
 
 
-def planes(game, int seat):
+def planes(ChangshaGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
     cdef bytearray buf = bytearray(SIZE)
     cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf)
