@@ -8,6 +8,7 @@ with PyPI's ``envs`` installed after it) is exercised by ``.ci/wheel_smoke.sh``.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import os
 import subprocess
 import sys
@@ -192,6 +193,29 @@ def test_the_wheel_holds_every_module_of_the_tree(tmp_path):
     tree = _tree_modules()
     assert "cnmahjong.envs.core.seats" in tree and len(tree) > 100
     assert inside == tree, {"missing from the wheel": sorted(tree - inside), "not in the tree": sorted(inside - tree)}
+
+
+def test_the_sdist_ships_every_source_the_build_compiles(tmp_path):
+    """An install from the sdist compiles what a clone does: every hot module's ``.py``, each
+    ``.pyx`` twin and every ``.pxd`` (the C types) are in it, as ``MANIFEST.in`` says; a twin left
+    out would leave that install on the pure encoder, a ``.pxd`` left out untyped."""
+    import tarfile
+
+    run = subprocess.run([sys.executable, "setup.py", "-q", "egg_info", "--egg-base", str(tmp_path),  # no stale
+                          "sdist", "-d", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)  # file list
+    assert run.returncode == 0, run.stderr[-3000:]
+    [sdist] = tmp_path.glob("cnmahjong-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        inside = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    spec = importlib.util.spec_from_file_location("_setup", ROOT / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    modules, twins = setup.hot_modules()
+    sources = {str(setup.source_of(m, False).relative_to(ROOT)) for m in modules}
+    sources |= {str(setup.source_of(m, True).relative_to(ROOT)) for m in twins}
+    sources |= {str(p.relative_to(ROOT)) for p in (ROOT / "envs").rglob("*.pxd")}
+    assert "envs/changsha/_planes.pyx" in sources and "envs/core/engine.pxd" in sources
+    assert not sources - inside, f"missing from the sdist: {sorted(sources - inside)}"
 
 
 def test_a_package_folder_left_out_would_be_caught(tmp_path):
