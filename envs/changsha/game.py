@@ -31,11 +31,6 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
 
-try:
-    import cython
-except ImportError:  # the pure package without Cython: the C declarations do nothing
-    from cnmahjong.envs.core import no_cython as cython
-
 from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.patterns import Win, WinContext, _opening_shown, classify, opening_present, wait_mask
 from cnmahjong.envs.changsha.rules import OPENING_PATTERNS, RuleConfig
@@ -398,10 +393,8 @@ class ChangshaGame(TableGame):
         locked = self.locked[s]
         if locked and drawn is not None:
             acts = [drawn]  # §6.3: a locked player discards the tile he drew
-        elif cython.compiled:  # every kind held: a C loop over the typed count vector
-            acts = [t for t in range(NUM_SUITED_KINDS) if h[t]]
-        else:  # the same, in C as Python
-            acts = list(compress(_KINDS, h))
+        else:
+            acts = self._held_kinds(h)  # every kind held
         if win is not None:
             acts.append(A.HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
@@ -937,7 +930,7 @@ class ChangshaGame(TableGame):
             h = self.hands[s]
             drawn, win = self.drawn, None
             if drawn is not None:
-                hidden = [t for t in _KINDS for _ in range(h[t] - self.shown[s][t])] or list(compress(_KINDS, h))
+                hidden = [t for t in _KINDS for _ in range(h[t] - self.shown[s][t])] or self._held_kinds(h)
                 drawn = hidden[int(rng.integers(len(hidden)))]
                 h[drawn] -= 1
                 win = self._win_with(s, drawn, _SELF_DRAWN)

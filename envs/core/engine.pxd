@@ -10,6 +10,8 @@ cimport cython
 cdef class TableGame:
     cdef public object phase, pending, _window, events, hands, result
 
+    @cython.locals(t=int)
+    cpdef list _held_kinds(self, bytearray h)
     cpdef legal_mask(self, seat)
     cpdef _discards_all_held(self, seat)
     cpdef step(self, seat, action)

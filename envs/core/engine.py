@@ -19,10 +19,16 @@ state machine behind ``_apply`` (a decision outside a window) and
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 import copy
 import random
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
+from itertools import compress
 from operator import itemgetter
 from typing import Any, ClassVar
 
@@ -265,6 +271,12 @@ class TableGame:
         for a in acts:
             mask[a] = 1
         return mask
+
+    def _held_kinds(self, h: bytearray) -> list[int]:
+        """The kinds count vector ``h`` holds, in order (a turn's discards)."""
+        if cython.compiled:  # a C loop over the typed count vector
+            return [t for t in range(len(h)) if h[t]]
+        return list(compress(range(len(h)), h))  # the same, in C as Python
 
     def _discards_all_held(self, seat: int) -> bool:
         """True when ``seat``'s legal discards are exactly the kinds it holds (its turn)."""

@@ -24,14 +24,8 @@ this module holds Hangzhou's rules:
 
 from __future__ import annotations
 
-try:
-    import cython
-except ImportError:  # the pure package without Cython: the C declarations do nothing
-    from cnmahjong.envs.core import no_cython as cython
-
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from itertools import compress
 from typing import Any
 
 from cnmahjong.envs.core import engine
@@ -197,10 +191,7 @@ class HangzhouGame(TableGame):
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
         self.turn = s
         h = self.hands[s]
-        if cython.compiled:  # every kind held: a C loop over the typed count vector
-            acts = [t for t in range(NUM_KINDS) if h[t]]
-        else:  # the same, in C as Python
-            acts = list(compress(_KINDS, h))
+        acts = self._held_kinds(h)  # every kind held
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         if (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds):

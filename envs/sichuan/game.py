@@ -18,14 +18,8 @@ are ``cnmahjong.envs.core.engine``'s; this module holds Sichuan's rules:
 
 from __future__ import annotations
 
-try:
-    import cython
-except ImportError:  # the pure package without Cython: the C declarations do nothing
-    from cnmahjong.envs.core import no_cython as cython
-
 import random
 from collections.abc import Iterable, Sequence
-from itertools import compress
 from typing import Any
 
 from cnmahjong.envs.core import engine
@@ -283,10 +277,8 @@ class SichuanGame(TableGame):
         v = self._void(s)
         if holds_void(h, v):
             acts = [t for t in range(9 * v, 9 * v + 9) if h[t]]
-        elif cython.compiled:  # every kind held: a C loop over the typed count vector
-            acts = [t for t in range(NUM_SUITED_KINDS) if h[t]]
-        else:  # the same, in C as Python
-            acts = list(compress(_KINDS, h))
+        else:
+            acts = self._held_kinds(h)  # every kind held
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(A.HU)
