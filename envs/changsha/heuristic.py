@@ -20,6 +20,11 @@ from typing import Any
 
 import numpy as np
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
@@ -156,11 +161,14 @@ def _plus(counts: list[int], t: int, value: int) -> list[int]:
     return out
 
 
+@cython.locals(current=cython.int, k=cython.int, total=cython.int, u=cython.int, x=cython.int, after=list)
 def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
     after = shanten_after_draw(hand, melded, n)
     total = 0
-    for k in range(NUM_KINDS):  # a plain loop: the compiled build makes it a C loop
-        if unseen[k] and after[k] < current:
-            total += unseen[k]
+    for k in range(NUM_KINDS):  # a plain loop over typed names: a C loop in the compiled build
+        u = unseen[k]
+        x = after[k]
+        if u and x < current:
+            total += u
     return total

@@ -10,7 +10,7 @@ cimport cython
 cdef class TableGame:
     cdef public object phase, pending, _window, events, hands, result
 
-    @cython.locals(t=int)
+    @cython.locals(t=int, held=list)
     cpdef list _held_kinds(self, bytearray h)
     cpdef legal_mask(self, seat)
     cpdef _discards_all_held(self, seat)

@@ -274,8 +274,12 @@ class TableGame:
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
-        if cython.compiled:  # a C loop over the typed count vector
-            return [t for t in range(len(h)) if h[t]]
+        if cython.compiled:  # a C loop over the typed count vector (a comprehension's variable
+            held = []  # would be a Python object: its own scope, untyped)
+            for t in range(len(h)):
+                if h[t]:
+                    held.append(t)
+            return held
         return list(compress(range(len(h)), h))  # the same, in C as Python
 
     def _discards_all_held(self, seat: int) -> bool:

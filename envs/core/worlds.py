@@ -166,7 +166,8 @@ def _hook(game: Any, name: str) -> Callable[..., Any] | None:
     return getattr(game, name, None)
 
 
-@cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, p=cython.p_uchar)
+@cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
+               p=cython.p_uchar, row=bytes, out=list)
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
     sees, every river, the tiles face up and the other seats' shown tiles."""
@@ -198,7 +199,11 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
     for k in range(kinds):
         if p[k] > COPIES:
             raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {list(seen)}")
-    return [COPIES - x for x in seen]
+    copies = COPIES
+    out = []
+    for k in range(kinds):  # a loop over the typed counts (a comprehension's variable is untyped)
+        out.append(copies - p[k])
+    return out
 
 
 def public_events(game: Any, seat: int) -> list[dict[str, Any]]:

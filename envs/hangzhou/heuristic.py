@@ -16,12 +16,17 @@ from typing import Any
 
 import numpy as np
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core import wild
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
-from cnmahjong.envs.hangzhou.patterns import chi_runs, natural, natural_kind
+from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_kind
 
 
 def wild_shanten(hand: list[int], indicator: int, melds: int) -> int:
@@ -103,6 +108,8 @@ def _decide(facts: Any, legal: list[int]) -> int:
     return max(tied, key=lambda t: (t != k, improving(after_removing(hand, t), k, n, best, unseen), t))
 
 
+@cython.locals(k=cython.int, best=cython.int, u=cython.int, c=cython.int, s=cython.int, total=cython.int,
+               with_wild=cython.int, white=cython.int, after=list)
 def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
     ``best``. One pass over the natural kinds (``wild.shanten_after_draw``): a drawn 财神 adds a
@@ -110,12 +117,14 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> 
     b, w = natural(rest, k)
     after = wild.shanten_after_draw(b, w, n)
     with_wild = wild.shanten(b, w + 1, n)
+    white = natural_kind(WHITE, k)  # every other non-财神 tile plays its own kind
     total = 0
-    for u in range(NUM_KINDS):
-        if unseen[u]:
-            s = with_wild if u == k else after[natural_kind(u, k)]
+    for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
+        c = unseen[u]
+        if c:
+            s = with_wild if u == k else after[white if u == WHITE else u]
             if s < best:
-                total += unseen[u]
+                total += c
     return total
 
 

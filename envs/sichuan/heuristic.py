@@ -18,6 +18,11 @@ from typing import Any
 
 import numpy as np
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import seven_pairs_shanten, standard_shanten, standard_shanten_after_draw
@@ -113,13 +118,21 @@ def _decide(facts: Any, legal: list[int]) -> int:
     tied = [t for t in discards if scores[t] == best]
     if len(tied) == 1:
         return tied[0]
+    return max(tied, key=lambda t: (improving(_without(hand, void, t), n, best, void), t))
 
-    def improving(t: int) -> int:
-        """Kinds (outside the void) whose draw would lower the shanten after discarding ``t``."""
-        after = standard_shanten_after_draw(_without(hand, void, t), n)
-        return sum(after[u] < best for u in range(KINDS) if void is None or u // SUIT != void)
 
-    return max(tied, key=lambda t: (improving(t), t))
+@cython.locals(best=cython.int, u=cython.int, v=cython.int, x=cython.int, total=cython.int, after=list)
+def improving(rest: list[int], n: int, best: int, void: int | None) -> int:
+    """Kinds (outside the void) whose draw would lower the shanten of ``rest`` (a discard made)
+    below ``best``."""
+    after = standard_shanten_after_draw(rest, n)
+    v = -1 if void is None else void
+    total = 0
+    for u in range(KINDS):  # a loop over typed names: a C loop in the compiled build
+        x = after[u]
+        if x < best and u // SUIT != v:
+            total += 1
+    return total
 
 
 def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
