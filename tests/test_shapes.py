@@ -213,6 +213,30 @@ def test_wait_table_equals_the_suit_dict():
     assert with_waits > 3000
 
 
+def test_is_standard_from_the_wait_table_equals_the_suit_dict():
+    """``is_standard``'s compiled path (every suit's whole bit in the wait entries) says what the
+    ``SUIT_TABLE`` lookup says, on completed near-complete hands and random 3n+2 ones."""
+    rng = random.Random(10)
+    complete = 0
+    for i in range(8000):
+        if i % 2:
+            b = _near_complete(rng)
+            if b is None:
+                continue
+            waits = shapes._dict_wait_mask(b)
+            if not waits:
+                continue
+            b = bytes(x + (k == shapes.mask_kinds(waits)[0]) for k, x in enumerate(b))
+            if max(b) > 4:  # the tables read counts of 0..4 only (``is_standard`` checks first)
+                continue
+        else:
+            b = _hand(rng, rng.choice((2, 5, 8, 11, 14)), 27)
+        want = all(b[lo:lo + 9] in shapes.SUIT_TABLE for lo in (0, 9, 18)) and sum(b) % 3 == 2
+        assert shapes._table_is_standard(b) == want == shapes.is_standard(b), list(b)
+        complete += want
+    assert complete > 3000
+
+
 def test_hand_wait_mask_is_the_shapes_less_kinds_held_four_times():
     """``hand_wait_mask``: the standard and seven-pairs waits (seven pairs only without melds), plus
     a ruleset's added kinds, less its barred kinds and every kind of which the hand and its melds

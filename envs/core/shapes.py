@@ -89,6 +89,8 @@ def is_standard(c: Sequence[int]) -> bool:
     Exposed melds are already sets, so only the concealed part is passed.
     """
     b = bytes(c)
+    if cython.compiled and _in_tables(b, NUM_KINDS, 0):
+        return _table_is_standard(b)
     t = SUIT_TABLE
     return b[0:9] in t and b[9:18] in t and b[18:27] in t and sum(c) % 3 == 2
 
@@ -189,6 +191,13 @@ _WAITS: list[bytearray] = []
 """[one suit's entries]: 5^9 entries of 2 bytes (about 4 MB), made at first use."""
 
 
+def _wait_table() -> bytearray:
+    """The suit wait entries, made at first use."""
+    if not _WAITS:
+        _WAITS.append(bytearray(2 * 5 ** SUIT_LEN))
+    return _WAITS[0]
+
+
 @cython.cfunc
 @cython.locals(index=cython.int, waits=cython.int, value=cython.int, t=cython.p_uchar)
 @cython.returns(cython.int)
@@ -213,9 +222,7 @@ def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
 @cython.returns(cython.longlong)
 def _table_wait_mask(b: bytes) -> int:
     """``standard_wait_mask`` of 27 counts of 0..4 (``_in_tables``) from the suit wait entries."""
-    if not _WAITS:
-        _WAITS.append(bytearray(2 * 5 ** SUIT_LEN))
-    table = _WAITS[0]
+    table = _wait_table()
     i0 = _group_index(b, 0, 9)
     i1 = _group_index(b, 9, 9)
     i2 = _group_index(b, 18, 9)
@@ -230,6 +237,23 @@ def _table_wait_mask(b: bytes) -> int:
     if w0 & w1 & 0x200:
         mask |= cython.cast(cython.longlong, _suit_wait_entry(table, i2, 1) & 0x1FF) << 18
     return mask
+
+
+@cython.ccall
+@cython.locals(k=cython.int, total=cython.int, whole=cython.int, p=cython.p_uchar)
+def _table_is_standard(b: bytes) -> bool:
+    """``is_standard`` of 27 counts of 0..4 (``_in_tables``): every suit in ``SUIT_TABLE`` (bit
+    0x200 of its wait entry) and 3n+2 tiles."""
+    table = _wait_table()
+    whole = (_suit_wait_entry(table, _group_index(b, 0, 9), 0) & _suit_wait_entry(table, _group_index(b, 9, 9), 0)
+             & _suit_wait_entry(table, _group_index(b, 18, 9), 0))
+    if not whole & 0x200:
+        return False
+    p = b
+    total = 0
+    for k in range(27):  # NUM_KINDS (a literal for the C loop)
+        total += p[k]
+    return total % 3 == 2
 
 
 @cython.locals(num_melds=cython.int, add=cython.longlong, remove=cython.longlong, total=cython.int,

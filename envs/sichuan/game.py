@@ -48,6 +48,9 @@ ZIMO, DIANPAO, QIANGGANG = "zimo", "dianpao", "qianggang"
 
 _KINDS = range(NUM_SUITED_KINDS)
 _VOID_ACTIONS = [A.void(s) for s in range(3)]
+_ON_DISCARD = {(g, h, d): WinContext(gangpao=g, haidi=h, dihu=d)
+               for g in (False, True) for h in (False, True) for d in (False, True)}
+"""The contexts of a win on a discard, by (杠上炮, 海底, 地胡)."""
 
 
 class SichuanGame(TableGame):
@@ -190,17 +193,18 @@ class SichuanGame(TableGame):
         h = self.hands[seat]
         need = SWAP_PICKS - len(picks)  # this pick and those after it
         low = picks[-1] if picks else 0
+        same_suit = self.config.huan_same_suit
         out = []
         for t in range(low, NUM_SUITED_KINDS):
             if h[t] - picks.count(t) < 1:
                 continue
-            if self.config.huan_same_suit:
-                if picks and t // 9 != picks[0] // 9:
-                    continue
-                pool = range(t, (t // 9 + 1) * 9)
-            else:
-                pool = range(t, NUM_SUITED_KINDS)
-            if sum(h[k] - picks.count(k) for k in pool) >= need:
+            if same_suit and picks and t // 9 != picks[0] // 9:
+                continue
+            end = (t // 9 + 1) * 9 if same_suit else NUM_SUITED_KINDS  # the pool: from t to its end
+            unpicked = 0
+            for k in range(t, end):  # a loop, not a generator: typed names in the compiled build
+                unpicked += h[k] - picks.count(k)
+            if unpicked >= need:
                 out.append(A.swap(t))
         return out
 
@@ -276,16 +280,24 @@ class SichuanGame(TableGame):
         h = self.hands[s]
         v = self._void(s)
         if holds_void(h, v):
-            acts = [t for t in range(9 * v, 9 * v + 9) if h[t]]
+            acts = []
+            for t in range(9 * v, 9 * v + 9):  # loops, not comprehensions: a comprehension's
+                if h[t]:  # variable is an untyped name of its own in the compiled build
+                    acts.append(t)
         else:
             acts = self._held_kinds(h)  # every kind held
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(A.HU)
             if self.wall.remaining:
-                kongs = {t for t in range(9 * v) if h[t] == 4} | {t for t in range(9 * v + 9, NUM_SUITED_KINDS)
-                                                                    if h[t] == 4}
-                kongs.update([m.tiles[0] for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]])
+                kongs = set()
+                if 4 in h:  # 暗杠: four held, outside the void
+                    for t in range(NUM_SUITED_KINDS):
+                        if h[t] == 4 and t // 9 != v:
+                            kongs.add(t)
+                for m in self.melds[s]:  # 加杠 on a PENG
+                    if m.kind == PENG and h[m.tiles[0]]:
+                        kongs.add(m.tiles[0])
                 acts += [A.gang(t) for t in kongs]
             acts.sort()
         self._ask(DISCARD, {s: acts})
@@ -329,10 +341,9 @@ class SichuanGame(TableGame):
         self.events.append({"type": "discard", "seat": s, "tile": t})
         self._haidi_discard = not self.wall.remaining
         self._gangpao_discard = self.kong_this_turn
-        dihu = self.discards == 1 and s == self.dealer and self.quiet
         options: dict[int, list[int]] = {}
         self._offer_fan = {}
-        ctx = WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard, dihu=dihu)
+        ctx = self._discard_context(s)
         for o in OTHERS[s]:
             if o not in self.out and (acts := self._claim_options(o, t, ctx)):
                 options[o] = acts
@@ -340,6 +351,12 @@ class SichuanGame(TableGame):
             self._open_window(ClaimWindow(CLAIM, [t], s, options))
         else:
             self._draw(self._next_remaining(s))
+
+    def _discard_context(self, d: int) -> WinContext:
+        """How the last discard, made by seat ``d``, is won (§4): 杠上炮, 海底, 地胡 (one shared
+        context per case: a ``WinContext`` is frozen, and checked once, when made)."""
+        return _ON_DISCARD[bool(self._gangpao_discard), bool(self._haidi_discard),
+                           bool(self.discards == 1 and d == self.dealer and self.quiet)]
 
     def _claim_options(self, o: int, t: int, ctx: WinContext) -> list[int]:
         """Seat ``o``'s options on the discard ``t`` just made, won in context ``ctx`` (HU, 直杠,
@@ -399,9 +416,7 @@ class SichuanGame(TableGame):
         winners = [o for o in OTHERS[d] if window.choices.get(o) == A.HU]
         if winners:
             self.won_tiles.append(self.rivers[d].pop())
-            ctx = WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
-                             dihu=self.discards == 1 and d == self.dealer and self.quiet)
-            self._settle_group(winners, d, t, ctx, DIANPAO)
+            self._settle_group(winners, d, t, self._discard_context(d), DIANPAO)
             return
         claim = next(((o, a) for o, a in window.choices.items() if a in (A.PENG, A.GANG_CLAIM)), None)
         if claim is None:
@@ -683,8 +698,7 @@ class SichuanGame(TableGame):
         t = w.tiles[0]
         if w.kind == ROB:
             return self._rob_options(s, t)
-        return self._claim_options(s, t, WinContext(gangpao=self._gangpao_discard, haidi=self._haidi_discard,
-                                                    dihu=self.discards == 1 and w.payer == self.dealer and self.quiet))
+        return self._claim_options(s, t, self._discard_context(w.payer))
 
     def _world_reask(self, s: int, rng: Any, last: bool) -> bool:
         """Seat ``s`` (another seat) on its turn: the tiles it drew this turn are among its tiles,

@@ -19,6 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core.checks import bool_arg
 from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.shapes import (
@@ -51,9 +56,19 @@ def suit_mask(void: int | None) -> int:
     return 0 if void is None else ((1 << SUIT_LEN) - 1) << (SUIT_LEN * void)
 
 
+@cython.locals(v=cython.int, k=cython.int, p=cython.p_uchar)
 def holds_void(c: Sequence[int], void: int | None) -> bool:
     """D1/D3/§7 花猪: the concealed counts ``c`` hold a tile of suit ``void``."""
-    return void is not None and any(c[SUIT_LEN * void:SUIT_LEN * void + SUIT_LEN])
+    if void is None:
+        return False
+    if cython.compiled and type(c) is bytearray and len(c) == NUM_SUITED_KINDS and 0 <= void < 3:
+        v = void  # a game's count vector: read through a C pointer, its length and the suit checked
+        p = c
+        for k in range(9 * v, 9 * v + 9):  # SUIT_LEN (literals for the C loop)
+            if p[k]:
+                return True
+        return False
+    return any(c[SUIT_LEN * void:SUIT_LEN * void + SUIT_LEN])
 
 
 # ------------------------------------------------------------------ shapes (§4, D3)
