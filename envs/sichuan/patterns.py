@@ -64,7 +64,7 @@ def holds_void(c: Sequence[int], void: int | None) -> bool:
     if cython.compiled and type(c) is bytearray and len(c) == NUM_SUITED_KINDS and 0 <= void < 3:
         v = void  # a game's count vector: read through a C pointer, its length and the suit checked
         p = c
-        for k in range(9 * v, 9 * v + 9):  # SUIT_LEN (literals for the C loop)
+        for k in range(9 * v, 9 * v + 9):  # noqa: SIM110 - a C loop (SUIT_LEN as literals)
             if p[k]:
                 return True
         return False
