@@ -52,8 +52,8 @@ class _OnGame(OnGame):
 
     __slots__ = ()
 
-    def melded(self) -> list[int]:
-        return list(self.game.melded[self.seat])
+    def melded(self) -> bytearray:
+        return bytearray(self.game.melded[self.seat])  # a copy the shapes read without converting
 
     def claim(self) -> list[int]:
         window = self.game._window
@@ -102,7 +102,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
     n = melds_of(hand)
     base = shanten(hand, melded, n)
     if A.BUZHANG_CLAIM in legal:
-        after = list(hand)
+        after = hand[:]
         after[t] -= 3
         if shanten(after, _plus(melded, t, 4), n + 1) <= base:
             return A.BUZHANG_CLAIM
@@ -114,10 +114,10 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
             used = [x for x in A.chi_run(a, t) if x != t]
         else:
             continue
-        after = list(hand)
+        after = hand[:]
         for x in used:
             after[x] -= 1
-        new_melded = list(melded)
+        new_melded = melded[:]
         for x in (A.chi_run(a, t) if a in A.CHI_ACTIONS else (t, t, t)):
             new_melded[x] += 1
         left = shanten_after_discard(after, new_melded, n + 1)
@@ -135,7 +135,7 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
     buzhang = [a for a in legal if A.BUZHANG_SELF <= a < A.KAIGANG_SELF]
     for a in buzhang:
         t = a - A.BUZHANG_SELF
-        after = list(hand)
+        after = hand[:]
         after[t] = 0 if hand[t] == 4 else hand[t] - 1
         new_n = n + 1 if hand[t] == 4 else n
         # the replacement tile is unknown: keep the kong if the hand is no worse without it
@@ -150,13 +150,13 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
     return max(tied, key=lambda t: (improving(minus(hand, t), melded, n, best, unseen), t))
 
 def minus(hand: list[int], t: int) -> list[int]:
-    out = list(hand)
+    out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)
     out[t] -= 1
     return out
 
 
 def _plus(counts: list[int], t: int, value: int) -> list[int]:
-    out = list(counts)
+    out = counts[:]
     out[t] = value
     return out
 

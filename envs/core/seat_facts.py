@@ -44,9 +44,10 @@ class OnGame:
     def phase(self) -> str:
         return self.game.phase
 
-    def hand(self) -> list[int]:
-        """The seat's concealed counts."""
-        return list(self.game.hands[self.seat])
+    def hand(self) -> bytearray:
+        """The seat's concealed counts: a copy as a ``bytearray`` (the observation's decoded list
+        holds the same values), which the shape functions read without converting."""
+        return bytearray(self.game.hands[self.seat])
 
     def unseen(self) -> list[int]:
         """Copies of each kind the seat cannot see (``worlds.unseen_counts``)."""

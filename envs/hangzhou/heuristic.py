@@ -35,7 +35,7 @@ def wild_shanten(hand: list[int], indicator: int, melds: int) -> int:
 
 
 def after_removing(hand: list[int], *removed: int) -> list[int]:
-    out = list(hand)
+    out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)
     for t in removed:
         out[t] -= 1
     return out

@@ -63,7 +63,7 @@ class _OnGame(OnGame):
 
 
 def _without(hand: list[int], void: int | None, *removed: int) -> list[int]:
-    out = list(hand)
+    out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)
     for t in removed:
         out[t] -= 1
     if void is not None:
