@@ -7,6 +7,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport TableGame
 from cnmahjong.envs.core.wall cimport Wall
+from cnmahjong.envs.changsha.patterns cimport wait_mask
 
 cdef class ChangshaGame(TableGame):
     cdef public object config, seed, dealer, turn, drawn, last_tile

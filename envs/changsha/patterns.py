@@ -21,6 +21,7 @@ from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.meld import JIAGANG as JIAGANG  # re-exported with the other kinds
 from cnmahjong.envs.core.shapes import (
     JIANG_KIND_MASK,
+    count_bytes,
     hand_wait_mask,
     is_all_triplets,
     is_seven_pairs,
@@ -75,8 +76,8 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
     in melds (kongs included). A kind of which the player holds all four
     copies, concealed or melded, is never a wait.
     """
-    b = bytes(c)
-    m = bytes(melded)
+    b = count_bytes(c)
+    m = count_bytes(melded)
     return hand_wait_mask(b, m, num_melds, JIANG_KIND_MASK if _all_jiang(b) and _all_jiang(m) else 0)
 
 
@@ -88,7 +89,7 @@ _JIANG = bytes(1 if k % 9 in (1, 4, 7) else 0 for k in range(NUM_SUITED_KINDS))
 @cython.locals(k=cython.int, n=cython.int, p=cython.p_uchar, j=cython.p_uchar)
 def _all_jiang(c: Sequence[int]) -> bool:
     """Every tile counted in ``c`` has rank 2, 5 or 8 (a kind past the suits never has)."""
-    b = bytes(c)
+    b = count_bytes(c)
     n = len(b)
     jiang = _JIANG  # held by a local while read through a C pointer
     p = b

@@ -142,6 +142,13 @@ def _suit_waits(key: bytes) -> int:
     return out
 
 
+def count_bytes(c: Sequence[int]) -> bytes | bytearray:
+    """The counts ``c`` as the shape functions read them: ``c`` itself when it is ``bytes`` or a
+    ``bytearray`` (a game's count vector: read through a C pointer without a copy), else
+    ``bytes(c)``."""
+    return c if type(c) is bytearray or type(c) is bytes else bytes(c)
+
+
 def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """Kinds (bitmask) that complete a standard shape of the 3n+1 concealed counts ``c``.
 
@@ -161,7 +168,7 @@ def _standard_waits(b: bytes) -> int:
     cover ``b``, else the dict."""
     if cython.compiled and _in_tables(b, NUM_KINDS, 1):
         return _table_wait_mask(b)
-    return _dict_wait_mask(b)
+    return _dict_wait_mask(bytes(b))  # its slices are the table's keys: bytes, never a bytearray
 
 
 def _dict_wait_mask(b: bytes) -> int:
@@ -256,12 +263,12 @@ def _table_is_standard(b: bytes) -> bool:
     return total % 3 == 2
 
 
-@cython.locals(num_melds=cython.int, add=cython.longlong, remove=cython.longlong, total=cython.int,
-               k=cython.int, mask=cython.longlong, m=cython.longlong, low=cython.longlong, p=cython.p_uchar,
-               q=cython.p_uchar)
+@cython.locals(total=cython.int, k=cython.int, mask=cython.longlong, m=cython.longlong, low=cython.longlong,
+               p=cython.p_uchar, q=cython.p_uchar)  # the arguments' C types: shapes.pxd
 def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove: int = 0) -> int:
     """Waits of the 3n+1 concealed counts ``c`` beside ``num_melds`` melds whose tiles ``melded``
-    counts (both ``bytes`` of 27 counts): the standard shape, seven pairs (no melds), then ``add``
+    counts (both 27 counts, ``bytes`` or ``bytearray``: ``count_bytes``): the standard shape, seven
+    pairs (no melds), then ``add``
     (a ruleset's own shapes) and less ``remove`` (kinds it bars), less every kind held four times
     in ``c`` and ``melded`` together (never a wait). One call for a ruleset's wait mask: the
     compiled build runs it in C with the wait entries."""

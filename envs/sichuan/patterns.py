@@ -27,6 +27,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.checks import bool_arg
 from cnmahjong.envs.core.meld import ANGANG, CHI, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.shapes import (
+    count_bytes,
     hand_wait_mask,
     is_all_triplets,
     is_seven_pairs,
@@ -87,7 +88,7 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int, void: int
     no wait."""
     if holds_void(c, void):
         return 0
-    return hand_wait_mask(bytes(c), bytes(melded), num_melds, 0, suit_mask(void))
+    return hand_wait_mask(count_bytes(c), count_bytes(melded), num_melds, 0, suit_mask(void))
 
 
 # ------------------------------------------------------------------ readings (§5)
