@@ -213,6 +213,15 @@ def test_wait_table_equals_the_suit_dict():
     assert with_waits > 3000
 
 
+def test_count_bytes_passes_bytes_and_bytearrays_through_and_converts_the_rest():
+    """The shape functions read a game's bytearray without a copy; a list becomes bytes."""
+    counts = bytearray(c("123m45p"))
+    assert shapes.count_bytes(counts) is counts
+    assert shapes.count_bytes(bytes(counts)) == bytes(counts)
+    assert shapes.count_bytes(list(counts)) == bytes(counts)
+    assert type(shapes.count_bytes(list(counts))) is bytes
+
+
 def test_is_standard_from_the_wait_table_equals_the_suit_dict():
     """``is_standard``'s compiled path (every suit's whole bit in the wait entries) says what the
     ``SUIT_TABLE`` lookup says, on completed near-complete hands and random 3n+2 ones."""

@@ -14,6 +14,7 @@ from cnmahjong.envs.core.tiles import parse, to_counts
 from cnmahjong.envs.sichuan.patterns import (
     WinContext,
     best_reading,
+    holds_void,
     is_win,
     max_wait_fan,
     reading,
@@ -160,6 +161,22 @@ def test_d3_no_win_with_a_void_tile():
     assert is_win("123m 456m 789m 111s 55s", void="p")
     with pytest.raises(ValueError, match="not a win"):
         best_reading("123m 456m 789m 111s 55s", void=S)
+
+
+def test_holds_void_reads_a_count_vector_as_any_sequence_d3():
+    """D1/D3 花猪 test: a game's count vector (a bytearray, read through a C pointer when compiled)
+    gives what the same counts as a list give, for every void and none."""
+    rng = random.Random(12)
+    held = 0
+    for _ in range(3000):
+        counts = [0] * 27
+        for t in rng.sample(range(27), rng.randrange(1, 9)):
+            counts[t] = rng.randrange(1, 5)
+        for void in (None, 0, 1, 2):
+            want = void is not None and any(counts[9 * void:9 * void + 9])
+            assert holds_void(bytearray(counts), void) == holds_void(counts, void) == want
+            held += want
+    assert held > 1000
 
 
 def test_d3_melds_are_not_concealed_tiles():
