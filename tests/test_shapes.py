@@ -43,6 +43,26 @@ def test_seven_pairs_quads_count_as_two_pairs_section2():
     assert not shapes.is_seven_pairs(c("111m22m33m44m55m667m"))
 
 
+def test_seven_pairs_check_reads_a_count_vector_as_a_list_section2():
+    """``is_seven_pairs`` on bytes or a bytearray (a C loop when compiled) says what it says on the
+    same counts as a list, on seven-pairs hands (quads among them) and on random ones."""
+    rng = random.Random(13)
+    pairs = 0
+    for i in range(4000):
+        if i % 2:
+            quads = rng.choice((0, 0, 1, 2, 3))  # a quad is two of the seven pairs
+            counts = [0] * 27
+            for j, k in enumerate(rng.sample(range(27), 7 - quads)):
+                counts[k] = 4 if j < quads else 2
+        else:
+            counts = list(_hand(rng, rng.choice((13, 14)), 27))
+        want = sum(counts) == 14 and all(x % 2 == 0 for x in counts)
+        assert shapes.is_seven_pairs(bytearray(counts)) == shapes.is_seven_pairs(bytes(counts)) \
+            == shapes.is_seven_pairs(counts) == want, counts
+        pairs += want
+    assert pairs > 1000
+
+
 def test_seven_pairs_wait():
     assert shapes.mask_kinds(shapes.seven_pairs_wait_mask(c("11m22m33m44m55m66m7m"))) == [6]
     assert shapes.mask_kinds(shapes.seven_pairs_wait_mask(c("1111m22m33m44m55m7m"))) == [6]

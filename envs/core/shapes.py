@@ -111,8 +111,17 @@ def standard_pair_mask(c: Sequence[int]) -> int:
     return mask
 
 
+@cython.locals(k=cython.int, total=cython.int, p=cython.p_uchar)
 def is_seven_pairs(c: Sequence[int]) -> bool:
     """Seven pairs (七小对): 14 concealed tiles, every count even (a quad is two pairs)."""
+    if cython.compiled and (type(c) is bytearray or type(c) is bytes):  # a C loop over the counts
+        p = c
+        total = 0
+        for k in range(len(c)):
+            if p[k] & 1:
+                return False
+            total += p[k]
+        return total == 14
     return sum(c) == 14 and all(x % 2 == 0 for x in c)
 
 

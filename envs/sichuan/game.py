@@ -194,16 +194,19 @@ class SichuanGame(TableGame):
         need = SWAP_PICKS - len(picks)  # this pick and those after it
         low = picks[-1] if picks else 0
         same_suit = self.config.huan_same_suit
+        left = bytearray(h)  # the copies of each kind not picked yet (each pick was one held)
+        for t in picks:
+            left[t] -= 1
         out = []
         for t in range(low, NUM_SUITED_KINDS):
-            if h[t] - picks.count(t) < 1:
+            if not left[t]:
                 continue
             if same_suit and picks and t // 9 != picks[0] // 9:
                 continue
             end = (t // 9 + 1) * 9 if same_suit else NUM_SUITED_KINDS  # the pool: from t to its end
             unpicked = 0
             for k in range(t, end):  # a loop, not a generator: typed names in the compiled build
-                unpicked += h[k] - picks.count(k)
+                unpicked += left[k]
             if unpicked >= need:
                 out.append(A.swap(t))
         return out
