@@ -390,13 +390,24 @@ def test_sigterm_ends_the_tool_and_its_bots(tool, args, mark):
     bot = "bot:" + command(TREE, "stubborn", mark)
     proc = subprocess.Popen([sys.executable, "-m", f"cnmahjong.training.{tool}",
                              *[bot if a == "BOT" else a for a in args]],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                            env=dict(os.environ, PYTHONFAULTHANDLER="1"))
     try:
         assert wait_for(lambda: marked(mark) or proc.poll() is not None, 120) and proc.poll() is None, \
             proc.stderr.read().decode()[-2000:]
         time.sleep(0.5)
         proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=60)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # say where it was: faulthandler's stacks on SIGABRT
+            proc.send_signal(signal.SIGABRT)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            pytest.fail(f"{tool} still running 60 s after SIGTERM; its stderr: "
+                        f"{proc.stderr.read().decode()[-4000:]}")
     finally:
         if proc.poll() is None:
             proc.kill()
