@@ -88,9 +88,10 @@ def is_standard(c: Sequence[int]) -> bool:
 
     Exposed melds are already sets, so only the concealed part is passed.
     """
-    b = bytes(c)
+    b = count_bytes(c)
     if cython.compiled and _in_tables(b, NUM_KINDS, 0):
         return _table_is_standard(b)
+    b = bytes(b)  # its slices are the table's keys: bytes, never a bytearray
     t = SUIT_TABLE
     return b[0:9] in t and b[9:18] in t and b[18:27] in t and sum(c) % 3 == 2
 
@@ -167,7 +168,7 @@ def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """
     if (sum(c) if total is None else total) % 3 != 1:
         return 0
-    return _standard_waits(bytes(c))
+    return _standard_waits(count_bytes(c))
 
 
 @cython.ccall
