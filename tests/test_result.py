@@ -3,8 +3,12 @@ and the arena's per-hand statistics (``envs/<ruleset>/stats.py``)."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
+import itertools
 import json
+import pickle
 import random
 
 import pytest
@@ -221,6 +225,52 @@ def test_one_meld_type_for_both_rulesets() -> None:
             Meld(kind, tiles)
     with pytest.raises(ValueError, match="meld kind"):
         Meld("pong", (1, 1, 1))
+
+
+def test_a_meld_is_an_immutable_value() -> None:
+    """Compared, hashed, pickled and copied by value; no field can be set or deleted (it was a
+    frozen dataclass: the same errors); ``replace`` makes a checked new one."""
+    m = Meld(PENG, (3, 3, 3), 2)
+    assert m == Meld(PENG, (3, 3, 3), 2) and hash(m) == hash(Meld(PENG, (3, 3, 3), 2))
+    assert m != Meld(PENG, (3, 3, 3), 1) and m != Meld(PENG, (3, 3, 3), 2, hidden=True)
+    assert m != (PENG, (3, 3, 3), 2, False) and len({m, Meld(PENG, (3, 3, 3), 2), Meld(PENG, (4, 4, 4))}) == 2
+    assert pickle.loads(pickle.dumps(m)) == m and copy.deepcopy(m) == m
+    assert repr(m) == "Meld(kind='peng', tiles=(3, 3, 3), from_seat=2, hidden=False)"
+    for name in ("kind", "tiles", "from_seat", "hidden"):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(m, name, None)
+        with pytest.raises(AttributeError):
+            delattr(m, name)
+    assert m.replace(hidden=True) == Meld(PENG, (3, 3, 3), 2, True)
+    assert m.replace(tiles=(7, 7, 7)) == Meld(PENG, (7, 7, 7), 2)
+    with pytest.raises(ValueError, match="do not form a peng"):
+        m.replace(tiles=(7, 7, 8))
+
+
+def test_meld_shapes_agree_with_brute_force() -> None:
+    """Every kind and tile triple or quadruple of kinds near the suit edges and the 白板: accepted
+    exactly when it is a PENG or kong of one kind, or a CHI that is a run of one suit with at most
+    one place filled by the 白板 (kind 33)."""
+    kinds = [0, 1, 2, 3, 7, 8, 9, 10, 17, 18, 26, 27, 30, 33]
+
+    def run(t):
+        if len(t) != 3 or len(set(t)) != 3:
+            return False
+        suited = sorted(k for k in t if k < 27)
+        if len(suited) == 2 and 33 in t:
+            return suited[0] // 9 == suited[1] // 9 and suited[1] - suited[0] <= 2
+        return len(suited) == 3 and suited[0] // 9 == suited[2] // 9 and suited[2] - suited[0] == 2
+
+    for kind in (CHI, PENG, JIAGANG, ANGANG):
+        for n in (3, 4):
+            for t in itertools.product(kinds, repeat=n):
+                want = run(t) if kind == CHI else len(t) == (3 if kind == PENG else 4) and len(set(t)) == 1
+                try:
+                    Meld(kind, t)
+                    made = True
+                except ValueError:
+                    made = False
+                assert made == want, (kind, t)
 
 
 def test_both_games_make_core_melds() -> None:

@@ -1,14 +1,22 @@
 """``Meld``: one exposed or concealed set (面子) of a seat, the same type for every ruleset.
 
 The engines make one whenever a seat claims or kongs, and read ``kind`` and ``tiles`` on every
-turn, so it is a small slotted, frozen dataclass (compiled unchanged by Cython with the hot
-path). ``tiles`` are physical kinds: a Hangzhou 白板 (kind 33) standing for the indicator
-kind keeps its own kind there.
+turn, so it is a small slotted, immutable value: compiled, an extension type (``meld.pxd``) made
+by a C constructor; as Python, a slotted class. It was a frozen dataclass, whose generated
+``__init__`` stays Python bytecode even in the compiled build (about 12,000 instructions a meld,
+6% of a random Changsha hand). ``tiles`` are physical kinds: a Hangzhou 白板 (kind 33) standing
+for the indicator kind keeps its own kind there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
+from dataclasses import FrozenInstanceError
+from typing import Any
 
 from cnmahjong.envs.core.tiles import NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
 
@@ -22,30 +30,74 @@ WHITE = 33
 """白板: in Hangzhou it may stand for the indicator kind inside a run (§1), so a CHI holding it
 is a run of the two other tiles' suit with one gap."""
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
+
 class Meld:
     """A set a seat has shown or kongs: ``kind`` one of ``MELD_KINDS``, ``tiles`` its kinds.
 
     ``from_seat``: the discarder of a claimed meld (CHI, PENG, 明杠; an added kong keeps its
     PENG's), None for a seat's own kong. ``hidden``: a concealed kong the other seats cannot see
     yet (Hangzhou §1: until its owner's next turn; Sichuan with ``reveal_angang_tile`` off: the
-    whole hand); Changsha shows every kong (§6)."""
+    whole hand); Changsha shows every kong (§6). Immutable, compared and hashed by value."""
 
+    __slots__ = ("kind", "tiles", "from_seat", "hidden")
     kind: str
     tiles: tuple[int, ...]
-    from_seat: int | None = None
-    hidden: bool = False
+    from_seat: int | None
+    hidden: bool
 
-    def __post_init__(self) -> None:
+    def __init__(self, kind: str, tiles: tuple[int, ...], from_seat: int | None = None,
+                 hidden: bool = False) -> None:
         """A meld that cannot exist is refused here, whoever makes it (a scenario, a test)."""
-        if self.kind not in MELD_KINDS:
-            raise ValueError(f"unknown meld kind {self.kind!r}: allowed {MELD_KINDS}")
-        t = self.tiles
-        for k in t:
+        if kind not in MELD_KINDS:
+            raise ValueError(f"unknown meld kind {kind!r}: allowed {MELD_KINDS}")
+        for k in tiles:
             check_kind(k, NUM_KINDS)
-        if not _shape_ok(self.kind, t):
-            raise ValueError(f"tiles {format(t)} do not form a {self.kind} meld")
+        if not _shape_ok(kind, tiles):
+            raise ValueError(f"tiles {format(tiles)} do not form a {kind} meld")
+        if cython.compiled:  # C fields, read-only from Python
+            self.kind, self.tiles, self.from_seat, self.hidden = kind, tiles, from_seat, hidden
+        else:  # past the refusing __setattr__ below
+            _set(self, "kind", kind)
+            _set(self, "tiles", tiles)
+            _set(self, "from_seat", from_seat)
+            _set(self, "hidden", hidden)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: a Meld is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: a Meld is immutable")
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.kind, self.tiles, self.from_seat, self.hidden)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Meld:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not Meld:
+            return NotImplemented
+        return self._fields() != other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Meld(kind={self.kind!r}, tiles={self.tiles!r}, from_seat={self.from_seat!r}, "
+                f"hidden={self.hidden!r})")
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        """Pickled as its constructor call: the same in the compiled and the pure package."""
+        return (Meld, self._fields())
+
+    def replace(self, tiles: tuple[int, ...] | None = None, hidden: bool | None = None) -> Meld:
+        """This meld with other ``tiles`` or ``hidden`` (checked as a new meld)."""
+        return Meld(self.kind, self.tiles if tiles is None else tiles, self.from_seat,
+                    self.hidden if hidden is None else hidden)
 
     @property
     def exposed(self) -> bool:
@@ -57,14 +109,26 @@ class Meld:
         return self.kind in KONG_KINDS
 
 
+@cython.locals(n=cython.Py_ssize_t, a=int, b=int, c=int, lo=int, hi=int, suited=int)
 def _shape_ok(kind: str, t: tuple[int, ...]) -> bool:
     """Three equal tiles for a PENG, four for a kong; a CHI is a run of one suit, where a 白板
-    may fill any one place of the run (it plays the indicator kind, Hangzhou §1)."""
+    may fill any one place of the run (it plays the indicator kind, Hangzhou §1). ``t``'s kinds
+    are checked already (ints below ``NUM_KINDS``)."""
+    n = len(t)
     if kind != CHI:
-        return len(t) == (3 if kind == PENG else 4) and len(set(t)) == 1
-    if len(t) != 3 or len(set(t)) != 3:
+        return n == (3 if kind == PENG else 4) and t.count(t[0]) == n
+    if n != 3:
         return False
-    suited = sorted(k for k in t if k < NUM_SUITED_KINDS)
-    if len(suited) == 3:
-        return suited[0] // 9 == suited[2] // 9 and suited[2] - suited[0] == 2
-    return len(suited) == 2 and WHITE in t and suited[0] // 9 == suited[1] // 9 and suited[1] - suited[0] <= 2
+    a, b, c = t[0], t[1], t[2]
+    if a in (b, c) or b == c:
+        return False
+    lo, hi, suited = NUM_KINDS, -1, 0
+    for k in (a, b, c):
+        if k < NUM_SUITED_KINDS:
+            suited += 1
+            lo, hi = min(lo, k), max(hi, k)
+        elif k != WHITE:
+            return False
+    if suited == 3:
+        return lo // 9 == hi // 9 and hi - lo == 2
+    return suited == 2 and lo // 9 == hi // 9 and hi - lo <= 2

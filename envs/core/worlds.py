@@ -66,7 +66,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from dataclasses import is_dataclass, replace
+from dataclasses import is_dataclass
 from typing import Any
 
 try:
@@ -77,6 +77,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import slot_names
 from cnmahjong.envs.core.limited_deal import Holder, deal
+from cnmahjong.envs.core.meld import Meld
 from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.seen import seat_events
 from cnmahjong.envs.core.tiles import COPIES
@@ -89,7 +90,7 @@ SHARED_ITEMS = frozenset({"events"})
 """Lists whose items are never changed once appended: the list is copied, its items shared."""
 
 # ------------------------------------------------------------------ clone
-_IMMUTABLE = (int, float, str, bool, type(None), bytes, tuple, frozenset, range)
+_IMMUTABLE = (int, float, str, bool, type(None), bytes, tuple, frozenset, range, Meld)
 
 
 def _same(v: Any) -> Any:
@@ -253,7 +254,7 @@ def _draw_hidden(world: Any, game: Any, seat: int, unseen: list[int], rng: Any, 
     for s, kinds in kongs.items():
         melds = list(game.melds[s])
         hidden = iter(kinds)
-        melds = [replace(m, tiles=(next(hidden),) * len(m.tiles)) if m.hidden else m for m in melds]
+        melds = [m.replace(tiles=(next(hidden),) * len(m.tiles)) if m.hidden else m for m in melds]
         melded = bytearray(len(unseen))
         for m in melds:
             for t in m.tiles:

@@ -25,7 +25,6 @@ this module holds Hangzhou's rules:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from cnmahjong.envs.core import engine
@@ -183,7 +182,7 @@ class HangzhouGame(TableGame):
             self.piao_pending.remove(s)
         shown = [m.tiles[0] for m in self.melds[s] if m.hidden]
         if shown:
-            self.melds[s] = [replace(m, hidden=False) for m in self.melds[s]]
+            self.melds[s] = [m.replace(hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
             self.events.append({"type": "reveal", "seat": s, "tiles": shown})
 

@@ -1,0 +1,8 @@
+# C types for meld.py (pure-Python mode, as ``engine.pxd``): ``Meld`` is an extension type whose
+# four fields are C slots, read-only from Python (a meld never changes once made); its
+# constructor and checks run as C, where a dataclass's generated ``__init__`` stays bytecode.
+cimport cython
+
+@cython.auto_pickle(False)  # meld.py's __reduce__: the same pickle compiled and pure
+cdef class Meld:
+    cdef readonly object kind, tiles, from_seat, hidden
