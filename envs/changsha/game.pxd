@@ -5,9 +5,14 @@
 # vector a typed ``bytearray`` (its bytes read and written in C, still range-checked); whatever
 # comes from outside (``step``'s seat and action) stays a Python object until ``step`` checked it.
 cimport cython
-from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.changsha.patterns cimport wait_mask
+
+@cython.auto_pickle(False)  # engine.Window's __getstate__/__setstate__
+cdef class _Window(ClaimWindow):
+    cdef public object wins, louhu
+
 
 cdef class ChangshaGame(TableGame):
     cdef public object config, seed, dealer, turn, drawn, last_tile

@@ -89,7 +89,8 @@ class _Window(ClaimWindow):
 
     def __init__(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]],
                  wins: dict[int, tuple[int, Win]], louhu: dict[int, int]) -> None:
-        ClaimWindow.__init__(self, kind, tiles, payer, options)
+        self.kind, self.options, self.choices, self.picks = kind, options, {}, {}  # ClaimWindow's, as it
+        self.tiles, self.payer = tiles, payer  # sets them itself (no base __init__ call per claim)
         self.wins = wins  # seat -> (tile, best win) when HU is offered
         self.louhu = louhu  # seat -> kinds (bitmask) barred if the seat passes HU
 

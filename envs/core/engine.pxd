@@ -7,6 +7,16 @@
 cimport cython
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
+cdef class Window:
+    cdef public object kind, options, choices, picks
+
+
+@cython.auto_pickle(False)
+cdef class ClaimWindow(Window):
+    cdef public object tiles, payer
+
+
+@cython.auto_pickle(False)
 cdef class TableGame:
     cdef public object phase, pending, _window, events, hands, result
 
@@ -14,6 +24,7 @@ cdef class TableGame:
     cpdef list _held_kinds(self, bytearray h)
     cpdef legal_mask(self, seat)
     cpdef _discards_all_held(self, seat)
+    @cython.locals(window=Window)
     cpdef step(self, seat, action)
     cpdef _apply(self, seat, action, phase)
     cpdef _resolve_window(self, window)

@@ -90,7 +90,8 @@ class Window:
 
     A seat may make several picks in one window (a ruleset's ``_more_picks`` offers the next
     one, masked by its earlier picks): ``picks[seat]`` holds them in order and ``choices[seat]``
-    the last. Nothing of a seat's picks is shown to the others before the window closes."""
+    the last. Nothing of a seat's picks is shown to the others before the window closes.
+    Compiled, an extension type (``engine.pxd``): a window opens at most discards."""
 
     __slots__ = ("kind", "options", "choices", "picks")
 
@@ -106,6 +107,12 @@ class Window:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.kind!r}, options={self.options}, picks={self.picks})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        return slot_state(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_slot_state(self, state)
+
 
 class ClaimWindow(Window):
     """A window on offered ``tiles`` (a discard to claim, a kong to rob, tiles dropped by a kong):
@@ -117,6 +124,27 @@ class ClaimWindow(Window):
     def __init__(self, kind: str, tiles: list[int], payer: int, options: dict[int, list[int]]) -> None:
         self.kind, self.options, self.choices, self.picks = kind, options, {}, {}  # Window's, set here: a claim
         self.tiles, self.payer = tiles, payer  # window opens at most discards, and a super() call costs
+
+
+def slot_state(obj: Any) -> dict[str, Any]:
+    """Every attribute of ``obj`` by name (the slots of each class, then any ``__dict__``): the same
+    state whether its classes are compiled to C slots or not, which the default pickling of a
+    compiled base class would not give (it drops a Python subclass's own slots)."""
+    state = {}
+    for name in slot_names(type(obj)):
+        value = getattr(obj, name, _UNSET)
+        if value is not _UNSET:  # a slot never set stays unset
+            state[name] = value
+    d = getattr(obj, "__dict__", None)
+    if d:
+        state.update(d)
+    return state
+
+
+def set_slot_state(obj: Any, state: dict[str, Any]) -> None:
+    """``slot_state``'s inverse: every attribute set by name."""
+    for name, value in state.items():
+        setattr(obj, name, value)
 
 
 class TableGame:
@@ -237,22 +265,11 @@ class TableGame:
         return copy.deepcopy(self)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Every attribute by name (the slots of each class, then any ``__dict__``): the same state
-        whether the class is compiled to C slots or not, which the default pickling of a compiled
-        base class would not give (it drops a Python subclass's own slots)."""
-        state = {}
-        for name in slot_names(type(self)):
-            value = getattr(self, name, _UNSET)
-            if value is not _UNSET:  # a slot never set stays unset
-                state[name] = value
-        d = getattr(self, "__dict__", None)
-        if d:
-            state.update(d)
-        return state
+        """Every attribute by name (``slot_state``), compiled or not."""
+        return slot_state(self)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
+        set_slot_state(self, state)
 
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
