@@ -295,3 +295,52 @@ def test_hand_wait_mask_is_the_shapes_less_kinds_held_four_times():
         shapes.hand_wait_mask(hand, bytes(26), 1)
     with pytest.raises(ValueError, match="past the 27 kinds"):
         shapes.hand_wait_mask(hand, bytes(27), 1, 1 << 27)
+
+
+WARM = """
+import itertools, json, random
+from cnmahjong.envs.core import shapes
+
+if shapes.__file__.endswith(".py"):  # the pure package
+    print(json.dumps({"pure": shapes.warm_tables()}))
+    raise SystemExit
+rng = random.Random(1)
+lazy = [bytearray(len(t)) for t in shapes._tables()]  # tables of their own, made on demand
+for width, table in ((9, lazy[0]), (7, lazy[1])):
+    for _ in range(3000):
+        key = [rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(width)]
+        if sum(key) <= 14:
+            shapes._fill(table, sum(x * 5 ** r for r, x in enumerate(key)), width)
+made, again = shapes.warm_tables(), shapes.warm_tables()
+tables = shapes._tables()
+differ = filled_lazily = 0
+for warm, own in zip(tables, lazy):
+    for i in range(0, len(own), 10):
+        if own[i]:
+            filled_lazily += 1
+            differ += warm[i:i + 10] != own[i:i + 10]
+within = [sum(sum(c) <= 14 for c in itertools.product(range(5), repeat=w)) for w in (9, 7)]
+print(json.dumps({"made": made, "again": again, "within": within, "differ": differ, "lazily": filled_lazily,
+                  "filled": [sum(1 for i in range(0, len(t), 10) if t[i]) for t in tables]}))
+"""
+
+
+def test_warm_tables_makes_every_entry_as_a_hand_would_make_it():
+    """``warm_tables`` makes every suit and honours entry of at most 14 tiles at once (in a fresh
+    process: the tables are per process), each equal to the entry made on demand (recursively, from
+    ``_cuts``) in tables of their own; a second call makes none. The pure package has no tables."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    for pure in ("1", "0"):
+        done = subprocess.run([sys.executable, "-c", WARM], env=dict(os.environ, CNMAHJONG_PURE=pure),
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        out = json.loads(done.stdout)
+        if pure == "1" or "pure" in out:
+            assert out == {"pure": 0}, (pure, out)
+            continue
+        assert out["made"] == sum(out["within"]) == 405_350 + 43_130 and out["again"] == 0
+        assert out["filled"] == out["within"] and out["differ"] == 0 and out["lazily"] > 3000

@@ -3,7 +3,11 @@ sampled per second (``game.sample_world``), copies per second (``game.clone`` an
 ``copy.deepcopy``), whole remaining hands played out per second by each rollout policy from
 mid-hand positions, the search player's decisions per second at its default budget, and whole hands
 per second dealt and played out by the rollout primitive (``envs.core.rollouts``) with each built-in
-policy (rows beginning ``rollouts, random policy:``)."""
+policy (rows beginning ``rollouts, random policy:``).
+
+The rows that play hands measure a steady rate: the compiled shanten tables are warmed first
+(``envs.core.shapes.warm_tables``: every entry made once per process, about 2.5 s, which a long
+search or evaluation pays anyway as its hands meet them; the pure package has none to warm)."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.ruleset import Ruleset
+from cnmahjong.envs.core.shapes import warm_tables
 
 POSITIONS = 40
 """Mid-hand positions measured from (random play, 30 decisions into a hand)."""
@@ -73,6 +78,7 @@ def rollout_rate(rs: Ruleset, policy: str, seconds: float) -> float:
     cases = positions(rs)
     play = rollout_player(rs, policy)
     rng = np.random.default_rng(0)
+    warm_tables()
     return _rate(lambda g, s, i: play_out(g.sample_world(s, rng), play, rng), cases, seconds)
 
 
@@ -85,6 +91,7 @@ def hands_rate(rs: Ruleset, policy: str, seconds: float) -> float:
     from cnmahjong.envs.core.rollouts import deal_and_play
 
     hands = 0
+    warm_tables()
     start = time.perf_counter()
     while True:
         deal_and_play(rs, rs.default_rules, range(hands, hands + 16), policy, seed=hands)
@@ -101,6 +108,7 @@ def search_rate(rs: Ruleset, seconds: float) -> float:
 
     cases = [(g, s) for g, s in positions(rs, 3 * POSITIONS) if len(g.legal_actions(s)) > 1][:POSITIONS]
     policy = make_policy("search", seed=0, ruleset=rs)
+    warm_tables()
     return _rate(lambda g, s, i: policy.act_view(SeatView(g, s)), cases, seconds)
 
 
