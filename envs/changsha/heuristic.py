@@ -73,7 +73,8 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 def _decide(facts: Any, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
-    declares = [a for a in legal if A.DECLARE <= a < A.DICE_ONE]
+    low, high = A.DECLARE, A.DICE_ONE  # read once: a module attribute is a dict lookup per element
+    declares = [a for a in legal if low <= a < high]
     if declares:
         return declares[0]
     phase = facts.phase()
@@ -84,7 +85,8 @@ def _decide(facts: Any, legal: list[int]) -> int:
         return A.HAIDI_TAKE if ready and A.HAIDI_TAKE in legal else A.HAIDI_DECLINE
     if phase == "dice":
         return A.DICE_TWO if A.DICE_TWO in legal else legal[0]
-    kaigang = [a for a in legal if A.KAIGANG_SELF <= a < A.HU or a == A.KAIGANG_CLAIM]
+    low, high, claim = A.KAIGANG_SELF, A.HU, A.KAIGANG_CLAIM
+    kaigang = [a for a in legal if low <= a < high or a == claim]
     if kaigang:
         return kaigang[0]
     if phase == "claim":
@@ -120,8 +122,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
         new_melded = melded[:]
         for x in (A.chi_run(a, t) if a in A.CHI_ACTIONS else (t, t, t)):
             new_melded[x] += 1
-        left = shanten_after_discard(after, new_melded, n + 1)
-        s = min(left[d] for d in range(NUM_KINDS) if after[d])
+        s = _best_discard(shanten_after_discard(after, new_melded, n + 1), after)
         if s < best:
             best, best_action = s, a
     return best_action
@@ -148,6 +149,18 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
         return tied[0]
     unseen = facts.unseen()
     return max(tied, key=lambda t: (improving(minus(hand, t), melded, n, best, unseen), t))
+
+@cython.locals(d=cython.int, s=cython.int, x=cython.int)
+def _best_discard(left: list[int], hand: list[int]) -> int:
+    """The lowest of ``left`` over the kinds ``hand`` holds (a C loop: a generator would not be)."""
+    s = 9
+    for d in range(NUM_KINDS):
+        if hand[d]:
+            x = left[d]
+            if x < s:
+                s = x
+    return s
+
 
 def minus(hand: list[int], t: int) -> list[int]:
     out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)

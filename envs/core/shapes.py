@@ -721,9 +721,7 @@ def _warm(table: bytearray, width: int) -> int:
     counts = bytearray(width)
     digits = counts
     total = made = 0
-    end = 1
-    for r in range(width):
-        end *= 5
+    end = _POW5[width - 1] * 5  # 5 ** width (a C power would be a double)
     for index in range(end):
         if index:  # the next base-5 content: an odometer over the counts, their total kept
             r = 0
