@@ -44,8 +44,9 @@ def test_seven_pairs_quads_count_as_two_pairs_section2():
 
 
 def test_seven_pairs_check_reads_a_count_vector_as_a_list_section2():
-    """``is_seven_pairs`` on bytes or a bytearray (a C loop when compiled) says what it says on the
-    same counts as a list, on seven-pairs hands (quads among them) and on random ones."""
+    """``is_seven_pairs`` and ``seven_pairs_shanten`` on bytes or a bytearray (C loops when compiled)
+    say what they say on the same counts as a list, on seven-pairs hands (quads among them) and on
+    random ones."""
     rng = random.Random(13)
     pairs = 0
     for i in range(4000):
@@ -59,6 +60,10 @@ def test_seven_pairs_check_reads_a_count_vector_as_a_list_section2():
         want = sum(counts) == 14 and all(x % 2 == 0 for x in counts)
         assert shapes.is_seven_pairs(bytearray(counts)) == shapes.is_seven_pairs(bytes(counts)) \
             == shapes.is_seven_pairs(counts) == want, counts
+        left = 6 - min(7, sum(x // 2 for x in counts))  # its shanten: pairs held, a quad two
+        assert shapes.seven_pairs_shanten(bytearray(counts)) == shapes.seven_pairs_shanten(bytes(counts)) \
+            == shapes.seven_pairs_shanten(counts) == left, counts
+        assert (left == -1) == want
         pairs += want
     assert pairs > 1000
 

@@ -540,8 +540,15 @@ def _cut_shanten(sets: int, partials: int, head: int) -> int:
     return 8 - 2 * sets - partials - head
 
 
+@cython.locals(k=cython.Py_ssize_t, pairs=cython.int, p=cython.p_uchar)
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
+    if cython.compiled and (type(c) is bytearray or type(c) is bytes):  # a C loop over the counts
+        p = c  # (a generator's sum was 12% of a greedy Sichuan hand)
+        pairs = 0
+        for k in range(len(c)):
+            pairs += p[k] >> 1
+        return 6 - (pairs if pairs < 7 else 7)
     return 6 - min(7, sum(x // 2 for x in c))
 
 

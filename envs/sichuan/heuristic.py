@@ -29,8 +29,10 @@ from cnmahjong.envs.core.shapes import seven_pairs_shanten, standard_shanten, st
 from cnmahjong.envs.core.tiles import melds_of
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
+from cnmahjong.envs.sichuan.patterns import holds_void
 
 SUIT = 9
+_NO_SUIT = bytes(SUIT)
 
 
 class _Observed(Observed):
@@ -67,7 +69,7 @@ def _without(hand: list[int], void: int | None, *removed: int) -> list[int]:
     for t in removed:
         out[t] -= 1
     if void is not None:
-        out[SUIT * void:SUIT * void + SUIT] = [0] * SUIT
+        out[SUIT * void:SUIT * void + SUIT] = _NO_SUIT  # bytes: a bytearray takes them in one copy
     return out
 
 
@@ -105,7 +107,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
     if phase in ("claim", "rob"):
         return _claim(facts, legal, hand, void, n)
     discards = [a for a in legal if a < KINDS]
-    if void is not None and any(hand[t] for t in range(SUIT * void, SUIT * void + SUIT)):
+    if holds_void(hand, void):
         return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
     scores = {t: shanten(_without(hand, void, t), n) for t in discards}
     best = min(scores.values())
