@@ -172,7 +172,8 @@ import copy, json, pickle, random
 from cnmahjong.envs.core.engine import _class_facts, slot_names
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.rollouts import play_to_end
-out = {"extension": {}, "copies": {}, "more_picks": {}}
+from cnmahjong.envs.core.engine import ClaimWindow
+out = {"extension": {}, "copies": {}, "more_picks": {}, "window": {}}
 
 
 def same(a, b):
@@ -180,11 +181,20 @@ def same(a, b):
 
 
 for name in ("changsha", "hangzhou", "sichuan"):
-    game = get_ruleset(name).game(None, seed=5)
-    for _ in range(30):
-        game.play_forced()
-        seat = next(iter(game.pending))
-        game.step(seat, game.pending[seat][-1])
+    for seed in range(5, 100):  # 30 decisions or more into a hand, a claim window open (copied too)
+        game = get_ruleset(name).game(None, seed=seed)
+        steps = 0
+        while not game.done and (steps < 30 or not isinstance(game._window, ClaimWindow)):
+            game.play_forced()
+            if game.done:
+                break
+            seat = next(iter(game.pending))
+            legal = game.pending[seat]
+            game.step(seat, legal[-1] if steps < 30 else legal[0])
+            steps += 1
+        if not game.done:
+            break
+    out["window"][name] = type(game._window).__name__
     out["extension"][name] = [k.__name__ for k in type(game).__mro__ if k is not object and not k.__flags__ & (1 << 9)]
     out["more_picks"][name] = _class_facts(type(game))[2]
     names = slot_names(type(game))
@@ -206,7 +216,8 @@ def test_the_game_classes_compile_to_extension_types_and_copy_whole() -> None:
     extension types (C slots, ``cpdef`` steps) in the compiled build (a ruleset without a ``.pxd``,
     as the test rulesets, stays a Python subclass). No slot is declared twice along the classes (a
     Python slot over a C one would split the state), and a pickle, a deep or shallow copy and
-    ``clone()`` carry every slot and play on exactly as the original does, compiled or pure."""
+    ``clone()`` of a game with a claim window open (``Window`` and its subclasses are extension
+    types too) carry every slot and play on exactly as the original does, compiled or pure."""
     _require_compiled()
     runs = {}
     for pure in ("0", "1"):
@@ -218,6 +229,8 @@ def test_the_game_classes_compile_to_extension_types_and_copy_whole() -> None:
                                       for name in ("changsha", "hangzhou", "sichuan")}
     assert runs["1"]["extension"] == {"changsha": [], "hangzhou": [], "sichuan": []}
     assert runs["0"]["copies"] == runs["1"]["copies"]
+    assert runs["0"]["window"] == runs["1"]["window"] == {"changsha": "_Window", "hangzhou": "ClaimWindow",
+                                                          "sichuan": "ClaimWindow"}
     for run in runs.values():  # only Sichuan's 换三张 asks a seat for more picks in one window
         assert run["more_picks"] == {"changsha": False, "hangzhou": False, "sichuan": True}
     for rows, payments in runs["0"]["copies"].values():
