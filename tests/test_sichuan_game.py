@@ -657,3 +657,47 @@ def test_s2_1_options_fixed_direction_and_any_suit():
         step(g, s, g.legal_actions(s)[0])
     assert g.swap_direction == "previous"
     assert g.received[3] == g.passed[0] and g.received[0] == g.passed[1]  # seat s gives to s + 3
+
+
+def test_s4_d3_kept_waits_are_the_win_shapes_in_random_play_and_worlds():
+    """The waits a seat keeps between its turns (``_wait``: offered wins on a discard or a robbed
+    tile are read only for them) are exactly the tiles whose addition makes a §4 shape without a
+    void tile (D3), checked for every seat off its turn and every kind another seat could still
+    offer (fewer than four copies in its hand and melds), along random hands and in worlds sampled
+    from them (redrawn hands and hidden kongs: the kept waits must not outlive them)."""
+    import numpy as np
+
+    from cnmahjong.envs.sichuan.patterns import win_shape
+
+    waits = 0
+
+    def check(game) -> int:
+        nonlocal waits
+        checked = 0
+        for o in range(4):
+            h, n = game.hands[o], len(game.melds[o])
+            if game.voids is None or o in game.out or sum(h) != 13 - 3 * n:
+                continue
+            mask = game._wait(o)
+            for t in range(27):
+                if h[t] + game.melded[o][t] < 4:
+                    h[t] += 1
+                    assert bool(mask >> t & 1) == win_shape(h, n, game.voids[o]), (o, t, list(h))
+                    waits += mask >> t & 1
+                    h[t] -= 1
+                    checked += 1
+        return checked
+
+    r = random.Random(4)
+    rng = np.random.default_rng(4)
+    checked = 0
+    for seed in range(60):
+        game = SichuanGame(seed=seed)
+        while not game.done:
+            checked += check(game)
+            seat = game.to_act[0]
+            if game.voids is not None and seat not in game.out and r.random() < 0.1:
+                checked += check(game.sample_world(seat, rng))
+            legal = game.legal_actions(seat)
+            game.step(seat, A.HU if A.HU in legal and r.random() < 0.5 else r.choice(legal))
+    assert checked > 100_000 and waits > 200

@@ -12,6 +12,7 @@ cdef class SichuanGame(TableGame):
     cdef public list melds, melded, rivers, payments, passed, received, out, ledger, last_kong, threshold
     cdef public list peng_lock, turn_draws, ordinary_draws, won_tiles, _transfers, _wins
     cdef public dict _offer_fan
+    cdef public list _waits
     cdef public Wall wall
 
     cpdef _more_picks(self, window, seat)
@@ -33,3 +34,4 @@ cdef class SichuanGame(TableGame):
     cpdef _claim_options(self, int o, int t, ctx)
     @cython.locals(h=bytearray)
     cpdef _offered_win(self, int o, int t, ctx)
+    cpdef long long _wait(self, int o) except? -1

@@ -31,7 +31,7 @@ from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS
 from cnmahjong.envs.core.wall import WALL_SIZE, Wall
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan import scoring
-from cnmahjong.envs.sichuan.patterns import Reading, WinContext, holds_void, reading, win_shape
+from cnmahjong.envs.sichuan.patterns import Reading, WinContext, holds_void, reading, wait_mask, win_shape
 from cnmahjong.envs.sichuan.rules import DIRECTIONS, RuleConfig
 
 __all__ = ["RULESET", "SichuanGame", "SichuanMatch", "new_hand"]
@@ -73,7 +73,7 @@ class SichuanGame(TableGame):
         "payments", "turn", "voids", "swap_direction", "passed", "received", "out", "ledger", "kongs",
         "last_kong", "threshold", "peng_lock", "turn_draws", "replacement", "kong_this_turn",
         "last_kong_from", "dealer_opening", "quiet", "ordinary_draws", "discards", "won_tiles",
-        "_transfers", "_wins", "_first_group", "_offer_fan", "_haidi_discard", "_gangpao_discard",
+        "_transfers", "_wins", "_first_group", "_offer_fan", "_haidi_discard", "_gangpao_discard", "_waits",
     )
 
     # ------------------------------------------------------------------ the deal
@@ -158,6 +158,7 @@ class SichuanGame(TableGame):
         self._wins: list[dict[str, Any]] = []
         self._first_group: tuple[list[int], int | None] | None = None
         self._offer_fan: dict[int, int] = {}
+        self._waits: list[int | None] = [None] * NUM_SEATS
         self._haidi_discard = False
         self._gangpao_discard = False
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
@@ -261,6 +262,7 @@ class SichuanGame(TableGame):
             self._resolve_swap(window)
         elif window.kind == VOID:
             self.voids = [window.choices[s] - A.VOID for s in range(NUM_SEATS)]
+            self._waits = [None] * NUM_SEATS  # the hands after the swap, the voids now known
             self.events.append({"type": "void", "voids": list(self.voids)})
             self._start_turn(self.dealer)
         elif window.kind == CLAIM:
@@ -280,6 +282,7 @@ class SichuanGame(TableGame):
         """Seat ``s`` holds 3n+2 tiles: discard (D1), or, unless the turn began with a PENG, win
         and kong (D2; a kong needs a tile in the wall)."""
         self.turn = s
+        self._waits[s] = None  # its hand changes this turn
         h = self.hands[s]
         v = self._void(s)
         if holds_void(h, v):
@@ -388,6 +391,8 @@ class SichuanGame(TableGame):
 
     def _offered_win(self, o: int, t: int, ctx: WinContext) -> int | None:
         """The uncapped F of seat ``o``'s win on tile ``t`` when it is offered (§4, D3, 过胡), else None."""
+        if not self._wait(o) >> t & 1:  # not a win shape: no reading to make (the common case)
+            return None
         h = self.hands[o]
         h[t] += 1
         r = reading(h, self.melds[o], t, ctx, self.config, self._void(o))
@@ -399,6 +404,17 @@ class SichuanGame(TableGame):
         if bar is not None and (rule == "until_draw" or (rule == "higher_fan" and r.fan <= bar)):
             return None
         return r.fan
+
+    def _wait(self, o: int) -> int:
+        """Seat ``o``'s waits (``patterns.wait_mask``: the kinds that complete its 13 − 3n concealed
+        tiles, D3 included), kept until its hand changes: every other seat is asked on every discard,
+        and a seat's hand and melds change only on its own turn (each one starts in ``_start_turn``,
+        which drops them), in the swap, or in a sampled world (``_world_forget``); the voids once. A
+        kind it holds all four copies of is no wait, and no other seat can offer it."""
+        w = self._waits[o]
+        if w is None:
+            w = self._waits[o] = wait_mask(self.hands[o], self.melded[o], len(self.melds[o]), self._void(o))
+        return w
 
     def _pass_thresholds(self, window: ClaimWindow) -> None:
         """§3 过胡 and ``pass_peng_lock``: a seat offered HU that did not take it gets that win's F;
@@ -678,6 +694,7 @@ class SichuanGame(TableGame):
         passed-PENG locks and offered wins; the 换三张 tiles ``seat`` does not know (it knows the
         three it passed, now in its receiver's dealt hand, and the three it received, from its
         giver); the direction still to be drawn comes from ``rng``."""
+        self._waits = [None] * NUM_SEATS  # the others' hands (and hidden kongs) were drawn afresh
         for o in OTHERS[seat]:
             self.threshold[o] = None
             self.peng_lock[o] = 0
