@@ -169,10 +169,9 @@ def test_an_extension_types_class_annotations_are_blanked_for_cython(tmp_path, m
 
 GAME_COPIES = """
 import copy, json, pickle, random
-from cnmahjong.envs.core.engine import _class_facts, slot_names
+from cnmahjong.envs.core.engine import ClaimWindow, _class_facts, slot_names
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.rollouts import play_to_end
-from cnmahjong.envs.core.engine import ClaimWindow
 out = {"extension": {}, "copies": {}, "more_picks": {}, "window": {}}
 
 

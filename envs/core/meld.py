@@ -78,11 +78,6 @@ class Meld:
             return NotImplemented
         return self._fields() == other._fields()  # type: ignore[attr-defined]
 
-    def __ne__(self, other: object) -> bool:
-        if type(other) is not Meld:
-            return NotImplemented
-        return self._fields() != other._fields()  # type: ignore[attr-defined]
-
     def __hash__(self) -> int:
         return hash(self._fields())
 

@@ -262,7 +262,6 @@ class SichuanGame(TableGame):
             self._resolve_swap(window)
         elif window.kind == VOID:
             self.voids = [window.choices[s] - A.VOID for s in range(NUM_SEATS)]
-            self._waits = [None] * NUM_SEATS  # the hands after the swap, the voids now known
             self.events.append({"type": "void", "voids": list(self.voids)})
             self._start_turn(self.dealer)
         elif window.kind == CLAIM:
@@ -408,9 +407,10 @@ class SichuanGame(TableGame):
     def _wait(self, o: int) -> int:
         """Seat ``o``'s waits (``patterns.wait_mask``: the kinds that complete its 13 − 3n concealed
         tiles, D3 included), kept until its hand changes: every other seat is asked on every discard,
-        and a seat's hand and melds change only on its own turn (each one starts in ``_start_turn``,
-        which drops them), in the swap, or in a sampled world (``_world_forget``); the voids once. A
-        kind it holds all four copies of is no wait, and no other seat can offer it."""
+        and once the voids are known (none is made before: ``_void``; the swap comes first) a seat's
+        hand and melds change only on its own turn (each one starts in ``_start_turn``, which drops
+        them) or in a sampled world (``_world_forget``). A kind it holds all four copies of is no
+        wait, and no other seat can offer it."""
         w = self._waits[o]
         if w is None:
             w = self._waits[o] = wait_mask(self.hands[o], self.melded[o], len(self.melds[o]), self._void(o))
