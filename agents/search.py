@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from cnmahjong.envs.core.rollouts import play_to_end, seat_player
+from cnmahjong.envs.core.rollouts import play_to_end, reads_log, seat_player
 from cnmahjong.envs.core.ruleset import Ruleset, get_ruleset
 from cnmahjong.envs.core.worlds import SeatView
 
@@ -125,11 +125,12 @@ def play_out(game: Any, play: Callable[[Any, int, np.random.Generator], int], rn
 
 
 def _play_each(world: Any, seat: int, actions: list[int], play: Callable[[Any, int, np.random.Generator], int],
-               rng: np.random.Generator, totals: dict[int, list[float]]) -> None:
+               rng: np.random.Generator, totals: dict[int, list[float]], log: bool = True) -> None:
     """Play every action of ``actions`` in its own copy of ``world`` to the end; each one's settlement
-    for ``seat`` goes to ``totals[action]`` (paired: the same world for every action)."""
+    for ``seat`` goes to ``totals[action]`` (paired: the same world for every action). ``log=False``:
+    copies without the event log, for a ``play`` that reads none (``envs.core.rollouts.reads_log``)."""
     for a in actions:
-        g = world.clone()
+        g = world.clone(log)
         g.step(seat, a)
         totals[a].append(play_out(g, play, rng).payments[seat])
 
@@ -203,12 +204,14 @@ class SearchPolicy:
         raise TypeError("the search player needs its seat's view of the game (act_view(SeatView(game, seat))), "
                         "not only an observation: the arena and the play page give it one")
 
-    def _player(self, ruleset_name: str) -> Any:
-        play = self._players.get(ruleset_name)
-        if play is None:
+    def _player(self, ruleset_name: str) -> tuple[Any, bool]:
+        """The rollout player for a ruleset, and whether it reads the event log (the play-outs of
+        one that does not are copies without one)."""
+        found = self._players.get(ruleset_name)
+        if found is None:
             rs = self.ruleset if self.ruleset is not None else get_ruleset(ruleset_name)
-            play = self._players[ruleset_name] = rollout_player(rs, self.policy)
-        return play
+            found = self._players[ruleset_name] = (rollout_player(rs, self.policy), reads_log(rs, self.policy))
+        return found
 
     def act_view(self, view: SeatView) -> int:
         """The action for ``view``'s seat: see the module docstring."""
@@ -219,7 +222,7 @@ class SearchPolicy:
             return legal[0]
         self.decisions += 1
         rng = self._rng
-        play = self._player(view.ruleset)
+        play = self._player(view.ruleset)[0]
         seat = view.seat
         start = time.perf_counter()
         first = view.sample_world(rng)
@@ -269,8 +272,9 @@ class SearchPolicy:
         choices are its anchor's, for all these play-outs at once (``play_out_own``)."""
         anchor = self._anchor_of(ruleset_name) if self.own == "anchor" else None
         if anchor is None:
+            log = self._player(ruleset_name)[1]
             for world in worlds:
-                _play_each(world, seat, actions, play, rng, totals)
+                _play_each(world, seat, actions, play, rng, totals, log)
             return
         games = []
         for world in worlds:

@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from cnmahjong.agents.search import play_out, rollout_player
-from cnmahjong.envs.core.rollouts import POLICIES, _play_all, deal_and_play, rollouts
+from cnmahjong.envs.core.engine import slot_state
+from cnmahjong.envs.core.rollouts import POLICIES, _play_all, deal_and_play, reads_log, rollouts
 from cnmahjong.envs.core.ruleset import get_ruleset
+from cnmahjong.envs.core.worlds import SeatView, public_events
 
 RULESETS = ("changsha", "hangzhou", "sichuan")
 
@@ -131,3 +133,75 @@ def test_rollouts_pause_the_collector_and_leave_it_as_it_was():
             seen.clear()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def state_without_log(game) -> dict:
+    """Everything of a game but its event log, comparable (a generator by its state, the rest by
+    ``repr``: the wall, windows and kongs have no ``==``)."""
+    state = slot_state(game)
+    del state["events"]
+    return {k: v.getstate() if isinstance(v, random.Random) else repr(v) for k, v in state.items()}
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_game_without_its_log_plays_and_settles_the_same(name):
+    """``log=False`` (``TableGame.events`` None): random and greedy play from 300 positions per
+    ruleset ends in the same state and settlement as with the log, every field but the log equal;
+    ``deal_and_play``, which keeps none, settles as the logged hands do."""
+    for policy, n in (("random", 300), ("greedy", 60)):
+        games = positions(name, n, seed=11)
+        twins = [g.clone() for g in games]
+        assert rollouts(games, policy, seed=5, log=False) == rollouts(twins, policy, seed=5)
+        for game, twin in zip(games, twins, strict=True):
+            assert game.events is None and twin.events[-1]["type"] == "end"
+            assert state_without_log(game) == state_without_log(twin)
+    rs = get_ruleset(name)
+    dealt = [rs.game(rs.as_config(rs.default_rules), seed=s) for s in range(40)]
+    assert deal_and_play(name, rs.default_rules, range(40), "random", seed=2) == rollouts(dealt, "random", seed=2)
+
+
+def test_clone_without_the_log_and_what_refuses_a_game_without_one():
+    """``clone(log=False)`` copies all but the log (the original keeps its own) and steps as a logged
+    copy does; a game without a log is refused by what reads the record, with the reason."""
+    for name in RULESETS:
+        game = positions(name, 1, seed=5)[0]
+        before = list(game.events)
+        bare, full = game.clone(log=False), game.clone()
+        assert bare.events is None and game.events == before
+        assert state_without_log(bare) == state_without_log(game)
+        for copy in (bare, full):
+            copy.play_forced()
+            s = copy.to_act[0]
+            copy.step(s, copy.legal_actions(s)[-1])
+        assert state_without_log(bare) == state_without_log(full) and bare.events is None
+        assert bare.clone().events is None
+        seat = bare.to_act[0] if bare.to_act else 0
+        for read in (lambda: public_events(bare, seat), lambda: bare.sample_world(seat, np.random.default_rng(0)),
+                     lambda: SeatView(bare, seat).sample_world(np.random.default_rng(0))):
+            with pytest.raises(ValueError, match="keeps no event log"):
+                read()
+        with pytest.raises(TypeError, match="log must be True or False, got 'no'"):
+            game.clone(log="no")
+
+
+def test_which_players_read_the_log_and_rollouts_refuse_them_without_one():
+    """Random, first and the greedy players on the game's facts read no log; a player on the
+    observation may (the expert; a ruleset's greedy without ``heuristic_on_game``), and rollouts
+    refuse ``log=False`` for one, or a ``log`` that is not a bool, before any play."""
+
+    class Players:
+        heuristic_on_game = None
+
+    class NoGameGreedy:
+        players = Players()
+
+    for name in RULESETS:
+        rs = get_ruleset(name)
+        assert not any(reads_log(rs, p) for p in POLICIES)
+        assert reads_log(rs, "expert")
+    assert reads_log(NoGameGreedy(), "greedy") and not reads_log(NoGameGreedy(), "random")
+    games = positions("hangzhou", 3, seed=2)
+    before = [list(g.events) for g in games]
+    with pytest.raises(TypeError, match="log must be True or False, got 0"):
+        rollouts(games, "random", log=0)
+    assert [g.events for g in games] == before

@@ -260,3 +260,32 @@ def test_own_anchor_plays_the_seats_later_choices_as_its_anchor_would():
     for game, seat in [c for cases in decision_positions("hangzhou", per_kind=1).values() for c in cases][:4]:
         assert rule.act_view(SeatView(game, seat)) in game.legal_actions(seat)
     assert rule.played > 0
+
+
+def test_play_outs_without_the_log_choose_as_with_it(monkeypatch):
+    """Greedy and random play-outs copy the worlds without the event log (they read none); the
+    choices are those of copies that keep it, at a few decisions of each ruleset."""
+    import cnmahjong.agents.search as search
+
+    play_each = search._play_each
+    logs = []
+
+    def spy(*args):
+        logs.append(args[-1])
+        return play_each(*args)
+
+    for name in ("changsha", "hangzhou", "sichuan"):
+        rs = get_ruleset(name)
+        cases = [c for cs in decision_positions(name, per_kind=1).values() for c in cs][:4]
+        for policy in ("greedy", "random"):
+            chose = []
+            for keep in (False, True):
+                monkeypatch.setattr(search, "_play_each", spy)
+                if keep:
+                    monkeypatch.setattr(search, "reads_log", lambda rs, name: True)
+                chose.append([SearchPolicy(rs, seed=3, rollouts=8, policy=policy).act_view(SeatView(g, s))
+                              for g, s in cases])
+                monkeypatch.undo()
+                assert set(logs) == {keep}, (name, policy)
+                logs.clear()
+            assert chose[0] == chose[1], (name, policy)

@@ -245,7 +245,8 @@ class ChangshaGame(TableGame):
     def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
         values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
         self._ahead = None
-        self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
         return values
 
     def peek_dice(self, n: int) -> list[int]:
@@ -300,10 +301,11 @@ class ChangshaGame(TableGame):
         counts[t] += 1
         self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
-        event = {"type": "discard", "seat": s, "tile": t}
-        if forced:
-            event["forced"] = True
-        self.events.append(event)
+        if self.events is not None:  # None: a rollout's game keeps no log
+            if forced:
+                self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
+            else:
+                self.events.append({"type": "discard", "seat": s, "tile": t})
 
     def _unshow(self, s: int, t: int) -> None:
         """A tile of kind ``t`` left seat ``s``'s hand in sight: the others know one shown copy
@@ -333,8 +335,9 @@ class ChangshaGame(TableGame):
         self._dihu = False
         for t in used:
             self._unshow(s, t)
-        self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
-                            "from": from_seat, "how": how})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
+                                "from": from_seat, "how": how})
 
     # ------------------------------------------------------------ opening §3.2
     def _declarable(self, s: int) -> list[str]:
@@ -374,7 +377,8 @@ class ChangshaGame(TableGame):
             record = {"seat": s, "pattern": pattern, "shown": shown, "dice": dice,
                       "bird_seats": seats, "payments": list(st.payments)}
             self._opening.append(record)
-            self.events.append({"type": "declare", **record})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "declare", **record})
             if not self.config.opening_win_stacking:
                 self._opening_queue.pop(0)
         self._next_opening()
@@ -462,7 +466,8 @@ class ChangshaGame(TableGame):
             self.turn = s
         else:
             t = self.wall.draw_head()
-            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "head"})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "draw", "seat": s, "tile": t, "source": "head"})
             self._take_drawn(s, t)
 
     def _take_drawn(self, s: int, t: int) -> None:
@@ -478,7 +483,8 @@ class ChangshaGame(TableGame):
         t = self.wall.draw_tail()
         if self.wall.remaining == 0:
             self._haidi_kong_seat = s  # §6.5: the last tile used as a replacement
-        self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail"})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail"})
         self._take_drawn(s, t)
 
     # ---------------------------------------------------------- claims §5
@@ -681,7 +687,8 @@ class ChangshaGame(TableGame):
         if self.wall.remaining == 0:
             self._haidi_kong_seat = s  # §6.3/§6.5: the last tile taken, no 海底 this hand
         self.revealed = list(k.drawn)
-        self.events.append({"type": "kong_draw", "seat": s, "tiles": list(k.drawn), "total": k.total})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "kong_draw", "seat": s, "tiles": list(k.drawn), "total": k.total})
         self.louhu[s] = 0
         acts = self._kong_draw_options(k)
         if acts:
@@ -732,7 +739,8 @@ class ChangshaGame(TableGame):
         s = k.seat
         if not self.locked[s]:
             self.locked[s] = True
-            self.events.append({"type": "lock", "seat": s})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "lock", "seat": s})
         self.revealed = [] if k.rekong is None else [k.rekong]
         for t in k.drawn:
             self._to_river(s, t, forced=True)
@@ -763,7 +771,8 @@ class ChangshaGame(TableGame):
     # ------------------------------------------------------------- 海底 §7
     def _step_haidi(self, s: int, action: int) -> None:
         if action == A.HAIDI_DECLINE:
-            self.events.append({"type": "haidi", "seat": s, "take": False})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "haidi", "seat": s, "take": False})
             self._haidi_offers += 1
             if self._haidi_offers == NUM_SEATS:
                 self._finish([], payer=None)
@@ -777,7 +786,8 @@ class ChangshaGame(TableGame):
         self.last_tile = t
         self.louhu[s] = 0
         self.revealed = [t]
-        self.events.append({"type": "haidi", "seat": s, "take": True, "tile": t})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "haidi", "seat": s, "take": True, "tile": t})
         win = self._win_with(s, t, _LAOYUE)
         if win is not None:
             self._turn_win = win
@@ -823,9 +833,10 @@ class ChangshaGame(TableGame):
                 he[s] = win.he
                 tiles[s] = t
                 transfers += win_transfers(s, st.payments)
-                self.events.append({"type": "win", "seat": s, "tile": t, "payer": payer,
-                                    "patterns": list(win.patterns), "he": win.he,
-                                    "payments": list(st.payments)})
+                if self.events is not None:  # None: a rollout's game keeps no log
+                    self.events.append({"type": "win", "seat": s, "tile": t, "payer": payer,
+                                        "patterns": list(win.patterns), "he": win.he,
+                                        "payments": list(st.payments)})
         won = tuple(s for s, _, _ in winners)
         self._end_hand(HandResult(
             ruleset=RULESET, payments=tuple(self.payments), winners=won,

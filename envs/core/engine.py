@@ -188,7 +188,10 @@ class TableGame:
     phase: str
     pending: dict[int, list[int]]
     _window: Window | None
-    events: list[dict[str, Any]]
+    events: list[dict[str, Any]] | None
+    """The event log (``replay`` rebuilds the game from it); None for a game played on without one
+    (``clone(log=False)``, ``rollouts(..., log=False)``): its play and settlement are the same, and
+    nothing that reads the log (replay, views, sampled worlds) takes it."""
     hands: list[bytearray]
     result: HandResult | None
 
@@ -246,11 +249,12 @@ class TableGame:
         return []
 
     # worlds for search: one implementation for every ruleset (``cnmahjong.envs.core.worlds``)
-    def clone(self) -> Any:
-        """An independent copy, far cheaper than ``copy.deepcopy`` or replaying the events."""
+    def clone(self, log: bool = True) -> Any:
+        """An independent copy, far cheaper than ``copy.deepcopy`` or replaying the events; with
+        ``log=False`` one that keeps no event log (a play-out's copy: see ``events``)."""
         from cnmahjong.envs.core.worlds import clone
 
-        return clone(self)
+        return clone(self, log)
 
     def sample_world(self, seat: int, rng: Any) -> Any:
         """A game ``seat`` cannot tell from this one, everything it cannot see drawn from ``rng``
@@ -314,7 +318,8 @@ class TableGame:
         if legal is None or action not in legal:
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
-        self.events.append({"type": "act", "seat": seat, "action": action, "phase": phase})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "act", "seat": seat, "action": action, "phase": phase})
         window = self._window
         if window is not None:
             window.choices[seat] = action
@@ -416,7 +421,8 @@ class TableGame:
         self.phase = DONE
         self.pending = {}
         self._window = None
-        self.events.append({"type": "end", "result": result.to_dict()})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "end", "result": result.to_dict()})
 
     # ------------------------------------------------------------ the deal
     def __init__(self, config: Any = None, seed: int | None = None, dealer: int = 0) -> None:

@@ -11,6 +11,11 @@ compiled engine directly; the pure package runs the same source. Policies:
 - ``greedy``: the ruleset's rule-based player, reading the seat's facts from the game
   (``Players.heuristic_on_game``; the same choices as on its observation).
 
+With ``log=False`` the games keep no event log from where they stand (``TableGame.events`` is
+None): the same play and settlements without the event dicts (about a sixth of a random hand),
+for play-outs nobody reads back; ``deal_and_play``'s hands never keep one. Refused where the
+policy reads the log (``reads_log``: a player on observations may).
+
 A decision with one legal action is played as the engine's ``play_forced`` plays it (no draw of
 the random policy), as the envs and the search do. Python's cyclic garbage collector is paused
 while the hands are played (and left as it was): a hand makes hundreds of event dicts and lists,
@@ -78,6 +83,15 @@ def seat_player(ruleset: Any, name: str) -> Callable[[Any, int, list[int]], int]
     return choose
 
 
+def reads_log(ruleset: Any, name: str) -> bool:
+    """Whether the built-in player ``name`` of ``ruleset`` may read a game's event log: random and
+    first never do, greedy on the game's facts (``heuristic_on_game``) does not; a player on the
+    seat's observation may (an encoder may read the log)."""
+    if name in ("random", "first"):
+        return False
+    return not (name == "greedy" and ruleset.players.heuristic_on_game is not None)
+
+
 def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None:
     """Play ``game`` to its end in place, every seat by ``choose`` (single choices played at once)."""
     while True:
@@ -89,36 +103,48 @@ def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None
         game.step(seat, choose(game, seat, list(pending[seat])))
 
 
-def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0) -> list[list[int]]:
+def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: bool = True) -> list[list[int]]:
     """Play every game of ``games`` to its end in place (each one's rest of the hand), every seat
     by the built-in ``policy``; their settlements, one list of the four seats' payments per game
     (``games[i].result.payments``; ``numpy.array`` of it is the ``(n, 4)`` table; the engine
     imports no numpy). ``seed`` seeds the random policy. Games already over are left as they are.
-    Refused before any play: an unknown policy, or an entry that is not a game."""
+    ``log=False``: the games drop their event logs and play on without one (module docstring).
+    Refused before any play: an unknown policy, an entry that is not a game, ``log`` not a bool,
+    ``log=False`` with a policy that reads the log."""
     choose = _chooser(policy, seed)
+    if type(log) is not bool:
+        raise TypeError(f"log must be True or False, got {log!r}")
     for i, game in enumerate(games):
-        if not hasattr(game, "pending") or not hasattr(game, "play_forced"):
+        if not hasattr(game, "pending") or not hasattr(game, "play_forced") or not hasattr(game, "RULESET"):
             raise TypeError(f"games[{i}] is {type(game).__name__}, not a game (a ruleset's TableGame)")
-    return _play_all(games, choose)
+        if not log and reads_log(get_ruleset(game.RULESET), policy):
+            raise ValueError(f"games[{i}]: the {policy} player of the {game.RULESET} ruleset reads the event "
+                             f"log; play it with log=True")
+    return _play_all(games, choose, log)
 
 
 def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = "random",
                   seed: int = 0) -> list[list[int]]:
     """Whole hands: deal one per seed (``ruleset.game(config, seed=s)``) and play each to its end,
-    as ``rollouts`` does; the settlements, one row per seed (``make bench``'s rollout rows)."""
+    as ``rollouts`` does; the settlements, one row per seed (``make bench``'s rollout rows). The
+    games are nobody else's: they keep no event log after the deal where the policy reads none."""
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
     choose = _chooser(policy, seed)
-    return _play_all((rs.game(config, seed=s) for s in seeds), choose)
+    return _play_all((rs.game(config, seed=s) for s in seeds), choose, reads_log(rs, policy))
 
 
-def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int]) -> list[list[int]]:
-    """Play each game to its end, the collector paused (see the module docstring); the payments."""
+def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int],
+              log: bool = True) -> list[list[int]]:
+    """Play each game to its end, the collector paused (see the module docstring); the payments.
+    ``log=False``: each game's log dropped first."""
     out = []
     collecting = gc.isenabled()
     gc.disable()
     try:
         for game in games:
+            if not log:
+                game.events = None
             play_to_end(game, choose)
             out.append(list(game.result.payments))
     finally:

@@ -88,6 +88,7 @@ after that the world keeps the last draw and that seat is asked only what its ha
 (in a window the seat sees open, the first other seat in asking order may only pass)."""
 SHARED_ITEMS = frozenset({"events"})
 """Lists whose items are never changed once appended: the list is copied, its items shared."""
+_NO_LOG = frozenset({"events"})  # what clone(log=False) does not copy
 
 # ------------------------------------------------------------------ clone
 _IMMUTABLE = (int, float, str, bool, type(None), bytes, tuple, frozenset, range, Meld)
@@ -121,9 +122,10 @@ def _copy_random(v: random.Random) -> random.Random:
     return out
 
 
-def _copy_object(v: Any, shared: frozenset[str] = frozenset()) -> Any:
+def _copy_object(v: Any, shared: frozenset[str] = frozenset(), dropped: frozenset[str] = frozenset()) -> Any:
     """Any other object: a new one of its class with every attribute (slots and ``__dict__``) copied;
-    the lists named in ``shared`` are copied without copying their items."""
+    the lists named in ``shared`` are copied without copying their items, those in ``dropped`` set
+    to None."""
     cls = type(v)
     out = cls.__new__(cls)
     for name in _SLOTS.get(cls) or _SLOTS.setdefault(cls, slot_names(cls)):
@@ -131,7 +133,9 @@ def _copy_object(v: Any, shared: frozenset[str] = frozenset()) -> Any:
             x = getattr(v, name)
         except AttributeError:
             continue
-        setattr(out, name, list(x) if name in shared else _copy(x))
+        if name in dropped:
+            x = None
+        setattr(out, name, list(x) if name in shared and x is not None else _copy(x))
     d = getattr(v, "__dict__", None)
     if d is not None:
         out.__dict__.update({k: list(x) if k in shared else _copy(x) for k, x in d.items()})
@@ -157,9 +161,22 @@ def _copy(v: Any) -> Any:
     return (_COPIERS.get(type(v)) or _copier(type(v)))(v)
 
 
-def clone(game: Any) -> Any:
-    """An independent copy of ``game`` (see the module docstring): stepping it leaves ``game`` as it was."""
-    return _copy_object(game, SHARED_ITEMS)
+def clone(game: Any, log: bool = True) -> Any:
+    """An independent copy of ``game`` (see the module docstring): stepping it leaves ``game`` as it
+    was. ``log=False``: the copy keeps no event log (``TableGame.events``), nor copies it."""
+    if type(log) is not bool:
+        raise TypeError(f"log must be True or False, got {log!r}")
+    return _copy_object(game, SHARED_ITEMS, frozenset() if log else _NO_LOG)
+
+
+def logged(game: Any) -> list[dict[str, Any]]:
+    """``game``'s event log; a ``ValueError`` for a game that keeps none (played on with
+    ``log=False``), which nothing that reads the record can take."""
+    events = game.events
+    if events is None:
+        raise ValueError("this game keeps no event log (played on with log=False: clone(log=False) or "
+                         "rollouts(..., log=False)); replay, views and sampled worlds need one")
+    return events
 
 
 # ------------------------------------------------------------------ worlds
@@ -210,7 +227,7 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
 def public_events(game: Any, seat: int) -> list[dict[str, Any]]:
     """The event log as ``seat`` sees it: ``cnmahjong.envs.core.seen``'s filter, the one the play
     page and the bot protocol use (the others' concealed parts and pending window answers out)."""
-    return seat_events(game.events, 0, seat, game.done)[0]
+    return seat_events(logged(game), 0, seat, game.done)[0]
 
 
 def _holders(game: Any, seat: int, others: list[int], sizes: dict[int, int], holds: Any) -> list[Holder]:
@@ -326,8 +343,8 @@ def sample_world(game: Any, seat: int, rng: Any, holds: Any = None) -> Any:
     if type(rng).__name__ != "Generator" or not type(rng).__module__.startswith("numpy.random"):
         raise TypeError(f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
                         f"got {type(rng).__name__}")
-    unseen = unseen_counts(game, seat)
     events = public_events(game, seat)
+    unseen = unseen_counts(game, seat)
     forget, reask = _hook(game, "_world_forget"), _hook(game, "_world_reask")
     for attempt in range(MAX_REDRAWS):
         last = attempt == MAX_REDRAWS - 1

@@ -184,7 +184,8 @@ class HangzhouGame(TableGame):
         if shown:
             self.melds[s] = [m.replace(hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
-            self.events.append({"type": "reveal", "seat": s, "tiles": shown})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "reveal", "seat": s, "tiles": shown})
 
     def _start_turn(self, s: int) -> None:
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
@@ -212,7 +213,8 @@ class HangzhouGame(TableGame):
             self._begin_turn(s)
         self._ready_before = self._baotou_ready(s)
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
-        self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
         h = self.hands[s]
         h[t] += 1
         self.drawn = t
@@ -231,9 +233,7 @@ class HangzhouGame(TableGame):
         counts[t] += 1
         self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
-        event: dict[str, Any] = {"type": "discard", "seat": s, "tile": t}
         if piao:  # 财飘: the streak goes on and the others are restricted until s's next turn
-            event["piao"] = True
             self.piao[s] += 1
             self.doublings[s].append(("piao", self.bearer[s]))
             self.piao_pending.append(s)
@@ -241,7 +241,11 @@ class HangzhouGame(TableGame):
             self.piao[s] = 0
             self.doublings[s] = []
             self.bearer[s] = None
-        self.events.append(event)
+        if self.events is not None:  # None: a rollout's game keeps no log
+            if piao:
+                self.events.append({"type": "discard", "seat": s, "tile": t, "piao": True})
+            else:
+                self.events.append({"type": "discard", "seat": s, "tile": t})
         if t == self.indicator:  # a 财神 is never claimed (§2)
             self._draw(NEXT[s])
         else:
@@ -259,8 +263,9 @@ class HangzhouGame(TableGame):
             self.melds[s][self.melds[s].index(old)] = Meld(JIAGANG, (t,) * 4, old.from_seat)
             self.melded[s][t] += 1
             self.public_log.append(s)
-            self.events.append({"type": "meld", "seat": s, "kind": JIAGANG, "tiles": [t] * 4,
-                                "from": old.from_seat})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "meld", "seat": s, "kind": JIAGANG, "tiles": [t] * 4,
+                                    "from": old.from_seat})
         self.doublings[s].append(("kong", self.bearer[s]))
         self._draw(s, tail=True)
 
@@ -270,8 +275,9 @@ class HangzhouGame(TableGame):
         for t in meld.tiles:
             melded[t] += 1
         self.public_log.append(s)
-        self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
-                            "from": meld.from_seat})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
+                                "from": meld.from_seat})
 
     # ----------------------------------------------------------------- claims
     def _claim_limit_ok(self, s: int, d: int) -> bool:
@@ -423,9 +429,10 @@ class HangzhouGame(TableGame):
         if kongs:
             patterns["GANGKAI"] = kongs
         liable = {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}
-        self.events.append({"type": "win", "seat": s, "tile": tile, "payer": discarder, "exponent": e,
-                            "patterns": dict(patterns), "payments": list(net),
-                            "liable": {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "win", "seat": s, "tile": tile, "payer": discarder, "exponent": e,
+                                "patterns": dict(patterns), "payments": list(net),
+                                "liable": {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}})
         self._finish(HandResult(
             ruleset=RULESET, payments=tuple(self.payments), winners=(s,), self_drawn=(s,) if self_drawn else (),
             won_from={} if self_drawn else {s: discarder}, winning_tiles={s: tile}, patterns={s: patterns},

@@ -236,7 +236,8 @@ class SichuanGame(TableGame):
             self.passed[s] = tiles
             self.received[to] = list(tiles)
         self.swap_direction = direction
-        self.events.append({"type": "swap", "direction": direction, "tiles": given})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "swap", "direction": direction, "tiles": given})
         self._open_void_window()
 
     @classmethod
@@ -262,7 +263,8 @@ class SichuanGame(TableGame):
             self._resolve_swap(window)
         elif window.kind == VOID:
             self.voids = [window.choices[s] - A.VOID for s in range(NUM_SEATS)]
-            self.events.append({"type": "void", "voids": list(self.voids)})
+            if self.events is not None:  # None: a rollout's game keeps no log
+                self.events.append({"type": "void", "voids": list(self.voids)})
             self._start_turn(self.dealer)
         elif window.kind == CLAIM:
             self._resolve_claims(window)  # type: ignore[arg-type]
@@ -325,7 +327,8 @@ class SichuanGame(TableGame):
         h[t] += 1
         self.turn_draws.append(t)
         self.replacement = tail
-        self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
         self._start_turn(s)
 
     def _apply(self, seat: int, action: int, phase: str) -> None:
@@ -343,7 +346,8 @@ class SichuanGame(TableGame):
         h[t] -= 1
         self.rivers[s].append(t)
         self.discards += 1
-        self.events.append({"type": "discard", "seat": s, "tile": t})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "discard", "seat": s, "tile": t})
         self._haidi_discard = not self.wall.remaining
         self._gangpao_discard = self.kong_this_turn
         options: dict[int, list[int]] = {}
@@ -468,8 +472,9 @@ class SichuanGame(TableGame):
             self.melded[s][t] += 1
         transfers = [e.transfer() for e in entries]
         self._pay(transfers)
-        self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
-                            "from": meld.from_seat, "transfers": [x.to_dict() for x in transfers]})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
+                                "from": meld.from_seat, "transfers": [x.to_dict() for x in transfers]})
 
     def _kong_made(self, s: int, meld: Meld, entries: list[scoring.KongEntry]) -> None:
         """A kong takes effect: its money is paid now and ledgered (§6.1)."""
@@ -573,10 +578,11 @@ class SichuanGame(TableGame):
         self.out.append(s)
         hand = [t for t in _KINDS for _ in range(self.hands[s][t])] + ([tile] if payer is not None else [])
         self._wins.append({"seat": s, "payer": payer, "tile": tile, "kind": kind, "reading": r})
-        self.events.append({"type": "win", "seat": s, "tile": tile, "payer": payer, "kind": kind,
-                            "fan": r.fan, "patterns": dict(r.patterns), "hand": sorted(hand),
-                            "revealed": self.config.reveal_winner_hand,
-                            "transfers": [x.to_dict() for x in transfers]})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "win", "seat": s, "tile": tile, "payer": payer, "kind": kind,
+                                "fan": r.fan, "patterns": dict(r.patterns), "hand": sorted(hand),
+                                "revealed": self.config.reveal_winner_hand,
+                                "transfers": [x.to_dict() for x in transfers]})
 
     def _after_wins(self, last: int) -> None:
         """§4: the third win ends the hand; else the first remaining seat after ``last`` draws."""
@@ -595,9 +601,10 @@ class SichuanGame(TableGame):
                 fans[s] = fmax
         transfers = scoring.exhaustion_payments(classes, fans, self.ledger, self.config)
         self._pay(transfers)
-        self.events.append({"type": "exhaust", "classes": {str(k): v for k, v in classes.items()},
-                            "dajiao_fan": {str(k): v for k, v in fans.items()},
-                            "transfers": [x.to_dict() for x in transfers]})
+        if self.events is not None:  # None: a rollout's game keeps no log
+            self.events.append({"type": "exhaust", "classes": {str(k): v for k, v in classes.items()},
+                                "dajiao_fan": {str(k): v for k, v in fans.items()},
+                                "transfers": [x.to_dict() for x in transfers]})
         self._finish(classes, fans)
 
     def _pay(self, transfers: list[Transfer]) -> None:
