@@ -308,3 +308,38 @@ def test_shanten_after_draw_equals_one_shanten_per_drawn_kind():
                 slow += unseen[u] if wild_shanten(c, indicator, melds) < best else 0
                 c[u] -= 1
         assert improving(c, indicator, melds, best, unseen) == slow
+
+
+def _contents(width: int, most: int, sample: int, seed: int) -> list[bytes]:
+    """Every content of ``width`` kinds (0..4 copies) with at most ``most`` tiles, and ``sample``
+    random ones of up to 14 tiles."""
+    from itertools import product
+
+    out = [bytes(c) for c in product(range(5), repeat=width) if sum(c) <= most]
+    r = random.Random(seed)
+    while sample:
+        c = bytearray(width)
+        for _ in range(r.randrange(15)):
+            k = r.randrange(width)
+            c[k] += c[k] < 4
+        out.append(bytes(c))
+        sample -= 1
+    return out
+
+
+def test_the_win_tests_group_entries_equal_the_recursion_section3():
+    """The compiled win test's group values (``wild._suit_entries``: every suit content in one pass;
+    ``wild._honours_entry``: the honours kind by kind) equal ``wild._cost``'s exact recursion, for
+    every content of up to 6 tiles and 6,000 random ones of up to 14 (``4 s + d + 1``: ``s``
+    wildcards to make sets, ``d`` more for the pair)."""
+    from cnmahjong.envs.core import wild
+
+    table = wild._suit_entries()
+    assert len(table) == 5 ** 9 and min(table) >= 1
+    for key in _contents(9, 6, 6000, seed=1):
+        s, pair = wild._cost(key, True, False), wild._cost(key, True, True)
+        index = sum(c * 5 ** r for r, c in enumerate(key))
+        assert table[index] - 1 == 4 * s + pair - s + 1, list(key)
+    for key in _contents(7, 6, 6000, seed=2):
+        s, pair = wild._cost(key, False, False), wild._cost(key, False, True)
+        assert wild._honours_entry(bytes(27) + key) == 4 * s + pair - s + 1, list(key)

@@ -85,6 +85,13 @@ for i in range(3000):
                         shapes._table_wait_mask(b27) if shapes._in_tables(b27, 27, 1) else None,
                         shapes.hand_wait_mask(b27, bytes(melded), m, 1 << 5, 1 << 6),
                         patterns.wait_mask(s27, melded, m), patterns._all_jiang(s27)])
+    c2 = list(c)  # a 3n+2 hand (and a few over 14 tiles: the dict path) for the win and 爆头 tests
+    for _ in range(rng.choice((1, 1, 1, 4))):
+        k = rng.randrange(34)
+        c2[k] += c2[k] < 4
+    b2 = bytes(c2)
+    out["rows"].append([wild.sets_need(b), wild.sets_need(b2),
+                        [wild.complete(b2, w2, pairs) for w2 in range(5) for pairs in (False, True)]])
 for bad in (bytes(33), bytes(35)):
     try:
         wild.shanten(bad, 0)

@@ -744,8 +744,7 @@ def _warm(table: bytearray, width: int) -> int:
     return made
 
 
-@cython.ccall
-@cython.locals(n=cython.int, delta=cython.int, k=cython.int, x=cython.int, total=cython.int, p=cython.p_uchar)
+@cython.locals(k=cython.int, x=cython.int, total=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
 def _in_tables(b: bytes, n: int, delta: int) -> bool:
     """Whether ``b`` is ``n`` counts of 0..4 whose total, ``delta`` added, stays within 14 tiles
     (what the tables cover; read through a C pointer only after the length check)."""
@@ -761,10 +760,7 @@ def _in_tables(b: bytes, n: int, delta: int) -> bool:
     return total + (delta if delta > 0 else 0) <= _MAX_TILES
 
 
-@cython.cfunc
-@cython.inline
-@cython.locals(lo=cython.int, width=cython.int, k=cython.int, index=cython.int, p=cython.p_uchar)
-@cython.returns(cython.int)
+@cython.locals(k=cython.int, index=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
 def _group_index(b: bytes, lo: int, width: int) -> int:
     """The base-5 content of the group of ``width`` kinds from ``lo`` in ``b`` (rank r is digit r:
     ``_content``'s inverse), the index of its entries in the tables."""

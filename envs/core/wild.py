@@ -26,7 +26,8 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
-from cnmahjong.envs.core.shapes import standard_shanten_honours, standard_shanten_honours_after_draw
+from cnmahjong.envs.core.shapes import (_group_index, _in_tables, standard_shanten_honours,
+                                        standard_shanten_honours_after_draw)
 
 SUIT_LEN = 9
 HONOURS = 7
@@ -88,6 +89,117 @@ def _fill(key: bytes, runs: bool) -> tuple[int, int]:
     return v
 
 
+# The compiled path of ``complete`` and ``sets_need`` (the engine's win and 爆头 tests). A suit's
+# ``(s, d)`` is one byte, ``1 + 4 s + (d + 1)``, at its content's base-5 index
+# (``shapes._group_index``, as the shape tables index them), every content made at first use in
+# one pass (``_suit_entries``: ``_cost``'s recursion as a recurrence over the indices, each option's
+# rest at a lower index; 5^9 bytes, about 0.1 s). The honours form no runs, so each kind is its own
+# group: ``_honours_entry`` sums the kinds in C. Natural counts of 34 kinds of 0..4 within 14
+# tiles (``shapes._in_tables``) take this path; anything else the dicts. ``tests/test_typed.py``
+# checks it against the dicts on random hands, ``tests/test_hangzhou_patterns.py`` every suit and
+# honours content against ``_cost``.
+_SUIT_ENTRIES: list[bytearray] = []
+"""[every suit content's entry], made at first use."""
+
+
+@cython.locals(index=cython.int, r=cython.int, i=cython.int, j=cython.int, a=cython.int, b=cython.int,
+               rest=cython.int, best=cython.int, pair=cython.int, v=cython.int, s=cython.int, p=cython.int,
+               digit=cython.int, c0=cython.int, c1=cython.int, c2=cython.int, t=cython.p_uchar)
+def _suit_entries() -> bytearray:
+    """Every suit content's entry (see above), in increasing index order: the lowest rank held
+    goes into a triplet, a run (with wildcards for missing ranks) or the pair, as in ``_cost``."""
+    if _SUIT_ENTRIES:
+        return _SUIT_ENTRIES[0]
+    size = 5 ** SUIT_LEN
+    table = bytearray(size)
+    t = table
+    t[0] = 1 + 4 * 0 + 3  # no tiles: no sets, the pair from two wildcards (d = 2)
+    for index in range(1, size):
+        i = 0
+        digit = 1
+        while (index // digit) % 5 == 0:
+            i += 1
+            digit *= 5
+        c0 = (index // digit) % 5
+        c1 = (index // (digit * 5)) % 5 if i + 1 < SUIT_LEN else 0
+        c2 = (index // (digit * 25)) % 5 if i + 2 < SUIT_LEN else 0
+        best = 99  # sets only
+        pair = 99  # sets and the pair
+        for j in range(1, (c0 if c0 < 3 else 3) + 1):  # a triplet of j natural copies
+            v = t[index - j * digit] - 1
+            s = v >> 2
+            p = s + (v & 3) - 1
+            best = min(best, 3 - j + s)
+            pair = min(pair, 3 - j + p)
+        for a in range(2):
+            for b in range(2):
+                if (not a and not b) or (a and not c1) or (b and not c2):
+                    continue
+                rest = index - digit - a * digit * 5 - b * digit * 25
+                v = t[rest] - 1
+                s = v >> 2
+                p = s + (v & 3) - 1
+                best = min(best, 2 - a - b + s)
+                pair = min(pair, 2 - a - b + p)
+        for j in range(1, (c0 if c0 < 2 else 2) + 1):  # the pair of j natural copies
+            v = t[index - j * digit] - 1
+            pair = min(pair, 2 - j + (v >> 2))
+        t[index] = 1 + 4 * best + (pair - best + 1)
+    _SUIT_ENTRIES.append(table)
+    return table
+
+
+@cython.ccall
+@cython.locals(k=cython.int, c=cython.int, s=cython.int, odd=cython.int, p=cython.p_uchar)
+@cython.returns(cython.int)
+def _honours_entry(b: bytes) -> int:
+    """``4 s + d + 1`` of the honours of ``b`` (kinds 27-33, counts 0..4): a kind of ``c`` copies
+    needs ``(3 - c % 3) % 3`` wildcards to be triplets, and one whose count is not a multiple of
+    three takes the pair for one wildcard less (d = -1); without one, two wildcards (d = 2)."""
+    p = b
+    s = 0
+    odd = 0
+    for k in range(27, 34):  # the honours (literal bounds: a C loop)
+        c = p[k] % 3
+        if c:
+            s += 3 - c
+            odd = 1
+    return 4 * s + (0 if odd else 3)
+
+
+@cython.ccall
+@cython.locals(w=cython.int, e0=cython.int, e1=cython.int, e2=cython.int, e3=cython.int, s=cython.int,
+               d=cython.int, table=bytearray, t=cython.p_uchar)
+def _table_complete(b: bytes, w: int) -> bool:
+    """``complete``'s standard test from the entries, group by group as the dict path."""
+    table = _suit_entries()
+    t = table
+    e0 = t[_group_index(b, 0, 9)] - 1
+    if (e0 >> 2) - 1 > w:
+        return False
+    e1 = t[_group_index(b, 9, 9)] - 1
+    if (e0 >> 2) + (e1 >> 2) - 1 > w:
+        return False
+    e2 = t[_group_index(b, 18, 9)] - 1
+    if (e0 >> 2) + (e1 >> 2) + (e2 >> 2) - 1 > w:
+        return False
+    e3 = _honours_entry(b)
+    s = (e0 >> 2) + (e1 >> 2) + (e2 >> 2) + (e3 >> 2)
+    d = min(e0 & 3, e1 & 3, e2 & 3, e3 & 3) - 1
+    return s + d <= w
+
+
+@cython.ccall
+@cython.locals(table=bytearray, t=cython.p_uchar)
+@cython.returns(cython.int)
+def _table_sets_need(b: bytes) -> int:
+    """``sets_need`` from the entries."""
+    table = _suit_entries()
+    t = table
+    return ((t[_group_index(b, 0, 9)] - 1 >> 2) + (t[_group_index(b, 9, 9)] - 1 >> 2)
+            + (t[_group_index(b, 18, 9)] - 1 >> 2) + (_honours_entry(b) >> 2))
+
+
 def group_costs(b: bytes) -> tuple[tuple[int, int], ...]:
     """``(s, d)`` of each of the four groups of the natural counts ``b`` (34 bytes)."""
     suits, honours = _TABLES[True], _TABLES[False]
@@ -114,6 +226,10 @@ def complete(b: bytes, w: int, seven_pairs: bool) -> bool:
     """``is_standard(b, w)`` or, when ``seven_pairs``, ``is_seven_pairs`` of a 14-tile hand:
     the engine's win test, stopping at the first group that makes the need exceed ``w``
     (a group's pair delta is never below -1, so ``sum(s) - 1`` is a lower bound)."""
+    if cython.compiled and _in_tables(b, NUM_KINDS, 0):
+        if _table_complete(b, w):
+            return True
+        return seven_pairs and b.translate(_ODD).count(1) <= w
     suits = _TABLES[True]
     k = b[0:9]
     s0, d0 = suits.get(k) or _fill(k, True)
@@ -133,7 +249,10 @@ def complete(b: bytes, w: int, seven_pairs: bool) -> bool:
 
 def sets_need(b: bytes) -> int:
     """Fewest wildcards that make the natural counts ``b`` into sets only (no pair)."""
-    return sum(s for s, _ in group_costs(b))
+    if cython.compiled and _in_tables(b, NUM_KINDS, 0):
+        return _table_sets_need(b)
+    costs = group_costs(b)
+    return costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
 
 
 def pairs_need(b: bytes) -> int:
