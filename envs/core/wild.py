@@ -26,8 +26,12 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
-from cnmahjong.envs.core.shapes import (_group_index, _in_tables, standard_shanten_honours,
-                                        standard_shanten_honours_after_draw)
+from cnmahjong.envs.core.shapes import (
+    _group_index,
+    _in_tables,
+    standard_shanten_honours,
+    standard_shanten_honours_after_draw,
+)
 
 SUIT_LEN = 9
 HONOURS = 7
