@@ -4,6 +4,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport TableGame
 from cnmahjong.envs.core.wall cimport Wall
+from cnmahjong.envs.hangzhou.patterns cimport baotou_counts, win_counts
 
 cdef class HangzhouGame(TableGame):
     cdef public object config, seed, dealer, streak, turn, drawn, last_tile, claims_made, _ready_before

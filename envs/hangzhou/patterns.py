@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cnmahjong.envs.core import wild
+from cnmahjong.envs.core.wild import complete, sets_need
 from cnmahjong.envs.core.checks import bool_arg
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format, parse
 from cnmahjong.envs.hangzhou import actions as A
@@ -140,7 +141,7 @@ def win_counts(c: Sequence[int], indicator: int, melds: int = 0) -> bool:
     """§3: the physical concealed counts ``c`` (3n+2 tiles) with ``melds`` melds are a win:
     standard form, or seven pairs when there are no melds."""
     b, w = natural(c, indicator)
-    return wild.complete(b, w, not melds)
+    return complete(b, w, not melds)
 
 
 def wait_mask_counts(c: Sequence[int], held: Sequence[int], indicator: int, melds: int = 0) -> int:
@@ -174,7 +175,7 @@ def baotou_counts(c: Sequence[int], indicator: int, melds: int = 0) -> tuple[boo
     b, w = natural(c, indicator)
     if w == 0:
         return False, False
-    sets = wild.sets_need(b) <= w - 1
+    sets = sets_need(b) <= w - 1
     pairs = not melds and sum(b) + w == 13 and wild.pairs_need(b) <= w - 1
     return sets, pairs
 
