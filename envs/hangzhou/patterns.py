@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cnmahjong.envs.core import wild
-from cnmahjong.envs.core.wild import complete, sets_need
 from cnmahjong.envs.core.checks import bool_arg
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format, parse
+from cnmahjong.envs.core.wild import complete, sets_need
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.scoring import exponent
 
