@@ -202,6 +202,11 @@ def stage(module: str, twin: bool) -> str:
     return str(rel)
 
 
+def _declared_times() -> dict[str, int]:
+    """The staged ``.pxd`` files and their modification times."""
+    return {str(p): p.stat().st_mtime_ns for p in DECLARED.rglob("*.pxd")} if DECLARED.exists() else {}
+
+
 NO_EXTENSIONS = "CNMAHJONG_NO_EXTENSIONS"
 """Environment variable: 1 builds no extension at all (a pure-Python package, as without a compiler)."""
 
@@ -235,7 +240,11 @@ class OptionalBuildExt(build_ext):
             return []
         modules, twins = hot_modules()
         named = [(m, False) for m in modules] + [(m, True) for m in twins]
+        declared = _declared_times()
         staged = [Extension(m, [stage(m, twin)]) for m, twin in named]
+        if _declared_times() != declared:  # a .pxd changed: every module that may cimport it is made
+            for ext in staged:  # again (Cython's timestamps do not follow a .pxd found by name)
+                (STRIPPED / ext.sources[0]).touch()
         here = os.getcwd()
         os.chdir(STRIPPED)  # the C files name the sources by their repository paths, as tracebacks show
         try:

@@ -8,7 +8,8 @@ cimport cython
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
 cdef class Window:
-    cdef public object kind, options, choices, picks
+    cdef public object kind
+    cdef public dict options, choices, picks
 
 
 @cython.auto_pickle(False)
@@ -18,7 +19,8 @@ cdef class ClaimWindow(Window):
 
 @cython.auto_pickle(False)
 cdef class TableGame:
-    cdef public object phase, pending, _window, events, hands, result
+    cdef public object phase, _window, events, hands, result
+    cdef public dict pending
 
     @cython.locals(t=int, held=list)
     cpdef list _held_kinds(self, bytearray h)
@@ -29,6 +31,7 @@ cdef class TableGame:
     cpdef _apply(self, seat, action, phase)
     cpdef _resolve_window(self, window)
     cpdef _more_picks(self, window, seat)
+    @cython.locals(pending=dict, acts=list)
     cpdef play_forced(self)
     cpdef _ask(self, phase, pending)
     cpdef _open_window(self, window)

@@ -31,6 +31,12 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
+from cnmahjong.envs.core.engine import TableGame
 from cnmahjong.envs.core.ruleset import get_ruleset
 
 POLICIES = ("random", "first", "greedy")
@@ -92,8 +98,10 @@ def reads_log(ruleset: Any, name: str) -> bool:
     return not (name == "greedy" and ruleset.players.heuristic_on_game is not None)
 
 
+@cython.locals(game=TableGame, pending=dict)
 def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None:
-    """Play ``game`` to its end in place, every seat by ``choose`` (single choices played at once)."""
+    """Play ``game`` (a ``TableGame``) to its end in place, every seat by ``choose`` (single choices
+    played at once); compiled, the engine's methods are C calls."""
     while True:
         game.play_forced()
         pending = game.pending
@@ -115,7 +123,7 @@ def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: b
     if type(log) is not bool:
         raise TypeError(f"log must be True or False, got {log!r}")
     for i, game in enumerate(games):
-        if not hasattr(game, "pending") or not hasattr(game, "play_forced") or not hasattr(game, "RULESET"):
+        if not isinstance(game, TableGame):
             raise TypeError(f"games[{i}] is {type(game).__name__}, not a game (a ruleset's TableGame)")
         if not log and reads_log(get_ruleset(game.RULESET), policy):
             raise ValueError(f"games[{i}]: the {policy} player of the {game.RULESET} ruleset reads the event "
