@@ -6,6 +6,7 @@
 # comes from outside (``step``'s seat and action) stays a Python object until ``step`` checked it.
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
+from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.changsha.patterns cimport wait_mask
 
@@ -35,9 +36,9 @@ cdef class ChangshaGame(TableGame):
     @cython.locals(shown=bytearray)
     cpdef _unshow(self, int s, int t)
     cpdef _add_meld(self, int s, kind, tiles, from_seat, how, used)
-    @cython.locals(h=bytearray, t=int)
+    @cython.locals(h=bytearray, t=int, acts=list, kongs=list)
     cpdef _start_turn(self, int s, drawn, win)
-    @cython.locals(h=bytearray)
+    @cython.locals(h=bytearray, m=Meld, out=list)
     cpdef _self_kongs(self, int s)
     cpdef _step_discard_turn(self, int s, int action)
     @cython.locals(h=bytearray)
@@ -48,7 +49,7 @@ cdef class ChangshaGame(TableGame):
     cpdef _buzhang_draw(self, int s)
     @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray, waits=list)
     cpdef _open_claims(self, int d, int t)
-    @cython.locals(h=bytearray, n=int)
+    @cython.locals(h=bytearray, n=int, acts=list)
     cpdef _claim_offer(self, int s, int d, int t, dihu, hu_only, kong_ok)
     cpdef _open_claims_window(self, kind, tiles, payer, options, wins, louhu)
     cpdef _resolve_window(self, w)

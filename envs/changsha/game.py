@@ -404,12 +404,14 @@ class ChangshaGame(TableGame):
             acts.append(A.HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
         if (4 in h or self.melds[s]) and self._kong_wall_ok():
-            for t, kind in self._self_kongs(s):
+            kongs = self._self_kongs(s)
+            for t, kind in kongs:
                 if not locked:
                     acts.append(A.buzhang(t))
                 if self._ready_after_kong(s, t, 4 if kind == ANGANG else 1, kind == ANGANG):
                     acts.append(A.kaigang(t))
-            acts.sort()
+            if kongs:  # the discards and HU are in order already
+                acts.sort()
         self._ask(DISCARD, {s: acts})
 
     def _self_kongs(self, s: int) -> list[tuple[int, str]]:
