@@ -4,3 +4,4 @@ from cnmahjong.envs.core.shapes cimport _group_index, _in_tables
 
 cpdef bint complete(b, int w, bint seven_pairs) except -1
 cpdef int sets_need(b) except? -1
+cpdef int pairs_need(b) except? -1

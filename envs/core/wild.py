@@ -97,7 +97,7 @@ def _fill(key: bytes, runs: bool) -> tuple[int, int]:
 # ``(s, d)`` is one byte, ``1 + 4 s + (d + 1)``, at its content's base-5 index
 # (``shapes._group_index``, as the shape tables index them), every content made at first use in
 # one pass (``_suit_entries``: ``_cost``'s recursion as a recurrence over the indices, each option's
-# rest at a lower index; 5^9 bytes, about 0.1 s). The honours form no runs, so each kind is its own
+# rest at a lower index; 5^9 bytes, about 0.05 s). The honours form no runs, so each kind is its own
 # group: ``_honours_entry`` sums the kinds in C. Natural counts of 34 kinds of 0..4 within 14
 # tiles (``shapes._in_tables``) take this path; anything else the dicts. ``tests/test_typed.py``
 # checks it against the dicts on random hands, ``tests/test_hangzhou_patterns.py`` every suit and
@@ -106,7 +106,7 @@ _SUIT_ENTRIES: list[bytearray] = []
 """[every suit content's entry], made at first use."""
 
 
-@cython.locals(index=cython.int, r=cython.int, i=cython.int, j=cython.int, a=cython.int, b=cython.int,
+@cython.locals(index=cython.int, i=cython.int, j=cython.int, a=cython.int, b=cython.int,
                rest=cython.int, best=cython.int, pair=cython.int, v=cython.int, s=cython.int, p=cython.int,
                digit=cython.int, c0=cython.int, c1=cython.int, c2=cython.int, t=cython.p_uchar)
 def _suit_entries() -> bytearray:
@@ -228,12 +228,18 @@ def standard_need(b: bytes) -> int:
 
 def complete(b: bytes, w: int, seven_pairs: bool) -> bool:
     """``is_standard(b, w)`` or, when ``seven_pairs``, ``is_seven_pairs`` of a 14-tile hand:
-    the engine's win test, stopping at the first group that makes the need exceed ``w``
-    (a group's pair delta is never below -1, so ``sum(s) - 1`` is a lower bound)."""
+    the engine's win test (the standard test from the entries when compiled and they cover ``b``,
+    else from the dicts)."""
     if cython.compiled and _in_tables(b, NUM_KINDS, 0):
-        if _table_complete(b, w):
-            return True
-        return seven_pairs and b.translate(_ODD).count(1) <= w
+        standard = _table_complete(b, w)
+    else:
+        standard = _dict_complete(b, w)
+    return standard or (seven_pairs and pairs_need(b) <= w)
+
+
+def _dict_complete(b: bytes, w: int) -> bool:
+    """``complete``'s standard test from the dicts, stopping at the first group that makes the
+    need exceed ``w`` (a group's pair delta is never below -1, so ``sum(s) - 1`` is a lower bound)."""
     suits = _TABLES[True]
     k = b[0:9]
     s0, d0 = suits.get(k) or _fill(k, True)
@@ -246,9 +252,8 @@ def complete(b: bytes, w: int, seven_pairs: bool) -> bool:
             if s0 + s1 + s2 - 1 <= w:
                 k = b[27:34]
                 s3, d3 = _TABLES[False].get(k) or _fill(k, False)
-                if s0 + s1 + s2 + s3 + min(d0, d1, d2, d3) <= w:
-                    return True
-    return seven_pairs and b.translate(_ODD).count(1) <= w
+                return s0 + s1 + s2 + s3 + min(d0, d1, d2, d3) <= w
+    return False
 
 
 def sets_need(b: bytes) -> int:
