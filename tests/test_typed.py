@@ -58,7 +58,7 @@ def test_the_stand_ins_cover_every_name_the_sources_use():
 PROBE = r"""
 import json, random, sys
 from cnmahjong.envs import hotpath
-from cnmahjong.envs.core import shapes, wild
+from cnmahjong.envs.core import engine, shapes, wall, wild
 from cnmahjong.envs.changsha import patterns
 
 rng = random.Random(11)
@@ -92,6 +92,34 @@ for i in range(3000):
     b2 = bytes(c2)
     out["rows"].append([wild.sets_need(b), wild.sets_need(b2),
                         [wild.complete(b2, w2, pairs) for w2 in range(5) for pairs in (False, True)]])
+for i in range(2000):  # dealt hands (§3.2's opening patterns), some crowded into few kinds so that each shows
+    kinds = rng.sample(range(27), rng.choice((5, 8, 27)))
+    c = [0] * 27
+    while sum(c) < rng.choice((13, 14)):
+        k = rng.choice(kinds)
+        c[k] += c[k] < 4
+    out["rows"].append(patterns.opening_present(c) + patterns.opening_present(bytearray(c)))
+for i in range(300):  # the seeded shuffle (§1), and a wall's tiles checked and read back
+    tiles = wall.shuffled(random.Random(i), (27, 34)[i % 2])
+    out["rows"].append([tiles, wall.Wall(tiles[i % 60:], len(tiles)).tiles(), engine.count_hands([tiles[:13]], 34)[0].hex()])
+
+
+class TiedKeys:  # a generator whose 64-bit keys repeat: the shuffle's sort keeps ties in index order
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def getrandbits(self, k):
+        keys = [self.rng.randrange(3) << (62 * self.rng.randrange(2)) for _ in range(k // 64)]
+        return int.from_bytes(b"".join(x.to_bytes(8, "little") for x in keys), "little")
+
+
+out["rows"] += [wall.shuffled(TiedKeys(i), 27) for i in range(50)]
+for bad in ([1, 2, True], [0, 34], [-1], [0, "a"], [0, 2.0]):
+    try:
+        wall.Wall(bad)
+        out["rows"].append("accepted")
+    except (TypeError, ValueError) as e:
+        out["rows"].append(f"{type(e).__name__}: {e}")
 for bad in (bytes(33), bytes(35)):
     try:
         wild.shanten(bad, 0)
@@ -124,3 +152,6 @@ def test_typed_functions_compiled_equal_them_run_as_python_without_cython():
     assert set(compiled["status"].values()) == {"compiled"}
     assert plain["rows"] == compiled["rows"]
     assert plain["rows"][-2:] == ["natural counts must be 34 bytes, got 33", "natural counts must be 34 bytes, got 35"]
+    assert all(r != "accepted" for r in plain["rows"][-7:-2])  # a bool, 34, -1, a str, a float: no tiles
+    shown = {p for r in plain["rows"] if isinstance(r, list) and r and isinstance(r[0], str) for p in r}
+    assert shown == {"SIXI", "BANBAN", "QUEYISE", "LIULIUSHUN", "SANTONG", "YIZHIHUA"}  # every pattern met

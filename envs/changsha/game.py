@@ -80,6 +80,8 @@ OPENING_REASON = "opening:"
 
 _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
+_TIANHU = WinContext(self_drawn=True, tianhu=True)
+_DIHU = WinContext(dihu=True)
 
 
 class _Window(ClaimWindow):
@@ -385,7 +387,7 @@ class ChangshaGame(TableGame):
 
     def _tianhu_win(self) -> Win | None:
         h = self.hands[self.dealer]
-        return classify(h, [], self._last_kind(self.dealer), WinContext(self_drawn=True, tianhu=True),
+        return classify(h, [], self._last_kind(self.dealer), _TIANHU,
                         self.config)
 
     # ---------------------------------------------------------- turns §5, §6
@@ -532,7 +534,7 @@ class ChangshaGame(TableGame):
         acts = []
         win = None
         if self._wait(s) >> t & 1 and not self.louhu[s] >> t & 1:
-            win = self._win_with(s, t, WinContext(dihu=True) if dihu else _ON_DISCARD)
+            win = self._win_with(s, t, _DIHU if dihu else _ON_DISCARD)
             if win is not None:
                 acts.append(A.HU)
         locked = self.locked[s]

@@ -557,6 +557,7 @@ def deal_hands(dealt: Sequence[int], dealer: int) -> list[list[int]]:
     return [list(pick(dealt)) for pick in _DEAL[dealer]]
 
 
+@cython.locals(counts=bytearray, t=cython.int)
 def count_hands(hands: Iterable[Iterable[int]], num_kinds: int) -> list[bytearray]:
     """Count vectors (bytearrays: list-fast to index, and numpy reads them without a copy)."""
     out = []

@@ -25,6 +25,8 @@ compiled = False
 
 int = int  # noqa: A001 - the C ``int`` (a Python int when run as Python)
 uchar = int
+bint = bool
+"""C ``bint``: a truth value (a Python bool)."""
 longlong = int
 Py_ssize_t = int
 p_uchar = bytes

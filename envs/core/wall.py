@@ -16,6 +16,11 @@ import struct
 from collections.abc import Sequence
 from functools import cache
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
 
 WALL_SIZE = 108
@@ -49,7 +54,7 @@ class Wall:
         self.size = size
         start = size - len(tiles)
         tiles = list(tiles)
-        if tiles and not (set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) < 34):
+        if not _all_kinds(tiles):
             tiles = [check_kind(t, 34) for t in tiles]  # raises, naming the bad tile
         self._pos = [EMPTY] * start + tiles
         self._head = start
@@ -72,6 +77,12 @@ class Wall:
 
     def tiles(self) -> list[int]:
         """Remaining kinds from head to tail."""
+        if cython.compiled:  # a C loop over C ints (the filter below calls a method per position)
+            out = []
+            for t in self._pos:
+                if t != -1:  # EMPTY (a literal for the C comparison)
+                    out.append(t)
+            return out
         return list(filter(EMPTY.__ne__, self._pos))
 
     def refill(self, tiles: Sequence[int]) -> None:
@@ -192,6 +203,16 @@ class Wall:
         return f"Wall({self.remaining} tiles: {format(self.tiles(), sort=False)})"
 
 
+def _all_kinds(tiles: list[int]) -> bool:
+    """Every entry an ``int`` (not a bool) kind 0..33: the wall's check of its tiles."""
+    if cython.compiled:  # one C loop (as Python, the three passes below run in C)
+        for t in tiles:
+            if type(t) is not int or t < 0 or t > 33:
+                return False
+        return True
+    return not tiles or (set(map(type, tiles)) == {int} and min(tiles) >= 0 and max(tiles) < 34)
+
+
 @cache
 def _shuffle_tables(num_kinds: int) -> tuple[tuple[int, ...], struct.Struct]:
     return tuple(k for k in range(num_kinds) for _ in range(COPIES)), struct.Struct(f"<{num_kinds * COPIES}Q")
@@ -199,9 +220,64 @@ def _shuffle_tables(num_kinds: int) -> tuple[tuple[int, ...], struct.Struct]:
 
 def shuffled(rng: random.Random, num_kinds: int = NUM_SUITED_KINDS) -> list[int]:
     """Four copies of kinds ``0..num_kinds-1`` (108 or 136 tiles) in a uniformly random order
-    drawn from ``rng``: sorted by 64-bit random keys, all in C (``random.shuffle`` would make one
-    Python-level call per tile)."""
+    drawn from ``rng``: the tiles stably sorted by 64-bit random keys (``random.shuffle`` would
+    make one Python-level call per tile). Compiled, the keys are C integers sorted in C
+    (``_key_order``); as Python, ``sorted`` with the keys unpacked by ``struct``: the same order."""
     kinds, keys_struct = _shuffle_tables(num_kinds)
     n = len(kinds)
-    keys = keys_struct.unpack(rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
+    raw = rng.getrandbits(64 * n).to_bytes(8 * n, "little")
+    if cython.compiled:
+        return _key_order(raw, kinds)
+    keys = keys_struct.unpack(raw)
     return list(map(kinds.__getitem__, sorted(range(n), key=keys.__getitem__)))
+
+
+MAX_TILES = HONOURS_WALL_SIZE
+"""The most tiles a wall shuffles (the C arrays of ``_key_order``; a literal there)."""
+
+
+def _key_order(raw: bytes, kinds: tuple) -> list:
+    """``kinds`` in the order of their 64-bit little-endian keys in ``raw``, ties in index order:
+    ``shuffled``'s ``sorted`` as a C merge sort, bottom up (136 tiles at most: ``MAX_TILES``; its
+    C types, arrays among them, are in ``wall.pxd``)."""
+    n = len(kinds)
+    if n > 136 or len(raw) != 8 * n:
+        raise ValueError(f"{n} tiles with {len(raw)} key bytes: at most {MAX_TILES} tiles, 8 bytes each")
+    p = raw
+    for i in range(n):
+        key = 0
+        for b in range(7, -1, -1):
+            key = key << 8 | p[8 * i + b]
+        keys[i] = key
+        order[i] = i
+    width = 1
+    while width < n:  # merge runs of ``width`` from ``order`` into ``merged``, then copy back
+        lo = 0
+        while lo < n:
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i, j, o = lo, mid, lo
+            while i < mid and j < hi:
+                if keys[order[j]] < keys[order[i]]:  # strictly smaller: a tie keeps the earlier run first
+                    merged[o] = order[j]
+                    j += 1
+                else:
+                    merged[o] = order[i]
+                    i += 1
+                o += 1
+            while i < mid:
+                merged[o] = order[i]
+                i += 1
+                o += 1
+            while j < hi:
+                merged[o] = order[j]
+                j += 1
+                o += 1
+            lo = hi
+        for o in range(n):
+            order[o] = merged[o]
+        width *= 2
+    out = []
+    for o in range(n):
+        out.append(kinds[order[o]])
+    return out
