@@ -101,7 +101,8 @@ for i in range(2000):  # dealt hands (§3.2's opening patterns), some crowded in
     out["rows"].append(patterns.opening_present(c) + patterns.opening_present(bytearray(c)))
 for i in range(300):  # the seeded shuffle (§1), and a wall's tiles checked and read back
     tiles = wall.shuffled(random.Random(i), (27, 34)[i % 2])
-    out["rows"].append([tiles, wall.Wall(tiles[i % 60:], len(tiles)).tiles(), engine.count_hands([tiles[:13]], 34)[0].hex()])
+    out["rows"].append([tiles, wall.Wall(tiles[i % 60:], len(tiles)).tiles(),
+                        engine.count_hands([tiles[:13]], 34)[0].hex()])
 
 
 class TiedKeys:  # a generator whose 64-bit keys repeat: the shuffle's sort keeps ties in index order

@@ -206,7 +206,7 @@ class Wall:
 def _all_kinds(tiles: list[int]) -> bool:
     """Every entry an ``int`` (not a bool) kind 0..33: the wall's check of its tiles."""
     if cython.compiled:  # one C loop (as Python, the three passes below run in C)
-        for t in tiles:
+        for t in tiles:  # noqa: SIM110 - a C loop (a generator would not be typed)
             if type(t) is not int or t < 0 or t > 33:
                 return False
         return True
@@ -244,6 +244,8 @@ def _key_order(raw: bytes, kinds: tuple) -> list:
     if n > 136 or len(raw) != 8 * n:
         raise ValueError(f"{n} tiles with {len(raw)} key bytes: at most {MAX_TILES} tiles, 8 bytes each")
     p = raw
+    if not cython.compiled:  # wall.pxd's C arrays, as lists
+        keys, order, merged = [0] * n, [0] * n, [0] * n
     for i in range(n):
         key = 0
         for b in range(7, -1, -1):
