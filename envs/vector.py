@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
+from cnmahjong.envs.core.planes import write_row
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from cnmahjong.envs.core.seats import NUM_SEATS
@@ -117,8 +118,12 @@ class VectorEnv:
             raise TypeError(f"hands must be a function table -> game or None, got {type(hands).__name__}")
         self._hands = hands
         rows = self.num_tables * rs.max_to_act  # the ruleset's most seats deciding at once, per table
-        self._obs = np.zeros((rows, *enc.shape), dtype=dtype)
-        self._mask = np.zeros((rows, rs.num_actions), dtype=np.int8)
+        # the rows' uint8 planes and masks are written in place (``planes_into``, ``legal_mask_into``)
+        self._planes = bytearray(rows * int(np.prod(enc.shape)))
+        self._masks = bytearray(rows * rs.num_actions)
+        u8 = np.frombuffer(self._planes, dtype=np.uint8).reshape(rows, *enc.shape)
+        self._obs = u8 if dtype == np.uint8 else np.zeros((rows, *enc.shape), dtype=dtype)
+        self._mask = np.frombuffer(self._masks, dtype=np.int8).reshape(rows, rs.num_actions)
         self._table = np.zeros(rows, dtype=np.int64)
         self._seat = np.zeros(rows, dtype=np.int64)
         self._rewards = np.zeros((self.num_tables, NUM_SEATS), dtype=np.float32)
@@ -133,6 +138,7 @@ class VectorEnv:
         self._groups: list[tuple[int, int]] = []  # (table, rows of that table), in row order
         self._rngs: list[np.random.Generator] = []
         self._encoders: list[Any] = []
+        self._writers: list[Any] = []  # per table: write(game, seat, buf, offset), its encoder's planes in place
         self._ledger = Ledger(0)
 
     # ------------------------------------------------------------------ api
@@ -146,6 +152,7 @@ class VectorEnv:
         self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
         self._encoders = [self.encoding.encoder() for _ in range(self.num_tables)]
+        self._writers = [_planes_writer(e) for e in self._encoders]
         self.games = [None] * self.num_tables
         self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0
@@ -260,42 +267,41 @@ class VectorEnv:
         """Rows of the pending decisions, table by table, seat by seat, into the buffers."""
         rows: list[tuple[int, int]] = []
         groups = []
-        planes: list[bytes] = []
-        masks: list[bytearray] = []
-        add_row, add_planes, add_mask = rows.append, planes.append, masks.append
-        for t, (game, encoder) in enumerate(zip(self.games, self._encoders, strict=True)):
+        add_row = rows.append
+        buf, masks = self._planes, self._masks
+        size, actions = len(buf) // len(self._table), self.ruleset.num_actions
+        capacity = len(self._table)
+        n = 0
+        for t, (game, write) in enumerate(zip(self.games, self._writers, strict=True)):
             if game is None:
                 continue
             pending = game.pending
             groups.append((t, len(pending)))
             for s in pending if len(pending) == 1 else sorted(pending):
+                if n == capacity:
+                    raise RuntimeError(f"more decisions are pending at {self.num_tables} tables than the "
+                                       f"{self.ruleset.max_to_act} per table that "
+                                       f"{self.ruleset.game.__name__}.MAX_TO_ACT declares (the ruleset must "
+                                       f"declare the most seats that decide at once)")
                 add_row((t, s))
-                add_planes(encoder.planes(game, s))
-                add_mask(game.legal_mask(s))
-        n = len(rows)
-        if n > len(self._table):
-            raise RuntimeError(f"{n} decisions are pending at {self.num_tables} tables: more than the "
-                               f"{self.ruleset.max_to_act} per table that {self.ruleset.game.__name__}.MAX_TO_ACT "
-                               f"declares (the ruleset must declare the most seats that decide at once)")
+                write(game, s, buf, n * size)
+                game.legal_mask_into(s, masks, n * actions)
+                n += 1
         self._rows = rows
         self._groups = groups
-        self._legal = b"".join(masks)
+        self._legal = bytes(memoryview(masks)[:n * actions])  # private: the caller may write batch.mask
         if not n:
             return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
                          rewards=self._rewards, hand_over=self._hand_over,
                          state=None if self._state is None else self._state[:0])
-        u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *self.encoding.shape)
         obs = self._obs[:n]
-        if self.obs_dtype == np.uint8:
-            obs[:] = u8
-        else:
-            self.encoding.to_float(u8, out=obs)
+        if self.obs_dtype != np.uint8:
+            self.encoding.to_float(np.frombuffer(buf, dtype=np.uint8, count=n * size).reshape(n, *obs.shape[1:]),
+                                   out=obs)
         table = self._table[:n]
         seat = self._seat[:n]
         table[:], seat[:] = zip(*rows, strict=True)
-        mask = self._mask[:n]
-        mask[:] = np.frombuffer(self._legal, dtype=np.int8).reshape(n, -1)
-        return Batch(obs=obs, mask=mask, table=table, seat=seat, rewards=self._rewards,
+        return Batch(obs=obs, mask=self._mask[:n], table=table, seat=seat, rewards=self._rewards,
                      hand_over=self._hand_over, state=None if self._state is None else self._gather_state(groups, n))
 
     def _gather_state(self, groups: list[tuple[int, int]], n: int) -> np.ndarray:
@@ -312,3 +318,17 @@ class VectorEnv:
         else:
             layout.to_float(u8, out=out)
         return out
+
+
+def _planes_writer(encoder: Any) -> Any:
+    """``write(game, seat, buf, offset)`` of an encoder: its own ``planes_into`` where it has one (the
+    planes written in place), else its ``planes`` copied in (``write_row``)."""
+    into = getattr(encoder, "planes_into", None)
+    if into is not None:
+        return into
+    planes = encoder.planes
+
+    def write(game: Any, seat: int, buf: bytearray, offset: int) -> None:
+        write_row(buf, offset, planes(game, seat))
+
+    return write

@@ -229,3 +229,59 @@ def test_given_hands_and_tables_that_stop():
         venv.step(np.zeros(0, dtype=np.int64))
     with pytest.raises(TypeError, match="hands must be a function"):
         VectorEnv(hands=[1, 2])
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_rows_written_in_place_equal_the_masks_and_planes(ruleset):
+    """A batch's rows are written into the env's buffers (``legal_mask_into``, an encoder's
+    ``planes_into`` or its ``planes`` copied in): at every step each row equals ``legal_mask`` and
+    ``planes`` asked afresh, and a row written at an offset leaves the bytes around it alone."""
+    from cnmahjong.envs.core.ruleset import get_ruleset
+
+    enc = get_ruleset(ruleset).encoding
+    venv = VectorEnv(num_tables=4, seed=3, obs_dtype=np.uint8, ruleset=ruleset)
+    batch = venv.reset()
+    rng = np.random.default_rng(1)
+    fresh = enc.encoder()
+    size = int(np.prod(enc.shape))
+    for _ in range(200):
+        for i, (t, s) in enumerate(zip(batch.table.tolist(), batch.seat.tolist(), strict=True)):
+            game = venv.games[t]
+            assert batch.mask[i].tobytes() == bytes(game.legal_mask(s))
+            assert batch.obs[i].tobytes() == fresh.planes(game, s)
+            buf = bytearray(b"\xab" * (3 * size))
+            venv._writers[t](game, s, buf, size)
+            assert buf[:size] == buf[2 * size:] == b"\xab" * size and buf[size:2 * size] == fresh.planes(game, s)
+            row = bytearray(b"\xab" * (len(batch.mask[i]) + 2))
+            game.legal_mask_into(s, row, 1)
+            assert row[0] == row[-1] == 0xAB and row[1:-1] == game.legal_mask(s)
+        batch = venv.step(random_actions(batch, rng))
+
+
+def test_in_place_rows_refuse_what_does_not_fit():
+    """``legal_mask_into``, ``planes_into`` and ``write_row`` refuse a row past the buffer's end, a
+    negative offset or a buffer that is not a bytearray, naming the sizes, and write nothing."""
+    from cnmahjong.envs.changsha.game import ChangshaGame
+    from cnmahjong.envs.changsha.observation import Encoder
+    from cnmahjong.envs.core.planes import write_row
+
+    game = ChangshaGame(seed=1)
+    seat = next(iter(game.pending))
+    n = len(game.legal_mask(seat))
+    planes = len(Encoder().planes(game, seat))
+    for write, size in ((game.legal_mask_into, n), (lambda s, b, o: Encoder().planes_into(game, s, b, o), planes)):
+        buf = bytearray(b"\x07" * (size + 3))
+        for offset in (4, -1, size + 4):
+            with pytest.raises(ValueError, match=f"{size}"):
+                write(seat, buf, offset)
+        assert buf == b"\x07" * (size + 3)
+        with pytest.raises(TypeError):
+            write(seat, bytes(size + 3), 0)
+    buf = bytearray(4)
+    with pytest.raises(ValueError, match="does not fit from offset 2: the bytearray has 4"):
+        write_row(buf, 2, b"abc")
+    with pytest.raises(TypeError, match="bytearray"):
+        write_row(memoryview(buf), 0, b"a")
+    assert buf == bytearray(4)
+    write_row(buf, 1, b"abc")
+    assert buf == b"\x00abc"

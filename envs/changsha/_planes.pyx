@@ -83,7 +83,23 @@ cdef inline void _plane(unsigned char* out, int channel, unsigned char value):
 def planes(ChangshaGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
     cdef bytearray buf = bytearray(SIZE)
-    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf)
+    _write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
+    return bytes(buf)
+
+
+def planes_into(ChangshaGame game, int seat, bytearray buf, Py_ssize_t offset):
+    """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
+    in place: ``VectorEnv``)."""
+    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - SIZE:
+        raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
+                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
+    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
+    memset(out, 0, SIZE)
+    _write(game, seat, out)
+
+
+cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
+    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
     cdef int unseen[27]
     cdef unsigned char small[27]
     cdef int r, s, k, i, n, t, dealer, actor
@@ -166,4 +182,4 @@ def planes(ChangshaGame game, int seat):
     _plane(out, WALL, <unsigned char> n)
     _plane(out, STACKS, <unsigned char> t)
     _plane(out, PHASE + <int> PHASE_INDEX[phase], 1)
-    return bytes(buf)
+    return 0

@@ -46,15 +46,15 @@ DONE = "done"
 _HELD = bytes(1 if c else 0 for c in range(256))
 _UNSET = object()
 _FACTS: dict[type, tuple[int, bytes, bool]] = {}
-"""Game class -> (its mask's size, the mask's zero tail after the discards, whether it overrides
-``_more_picks``), made on first use: a compiled class cannot have them set as class attributes."""
+"""Game class -> (its mask's size, a mask of zeros, whether it overrides ``_more_picks``), made on
+first use: a compiled class cannot have them set as class attributes."""
 
 
 def _class_facts(cls: type) -> tuple[int, bytes, bool]:
     n = cls.ACTIONS.NUM_ACTIONS
     below = cls.__mro__[:cls.__mro__.index(TableGame)]  # read from the classes' own dicts: compiled,
     more_picks = any(["_more_picks" in vars(k) for k in below])  # a cpdef method is no one object
-    facts = _FACTS[cls] = (n, bytes(n - cls.NUM_KINDS), more_picks)
+    facts = _FACTS[cls] = (n, bytes(n), more_picks)
     return facts
 
 
@@ -276,22 +276,35 @@ class TableGame:
         set_slot_state(self, state)
 
     def legal_mask(self, seat: int) -> bytearray:
-        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action
-        mask. When every held kind may be discarded, one byte-table pass gives the discards."""
-        acts = self.pending.get(seat)
-        size, tail, _ = _FACTS.get(type(self)) or _class_facts(type(self))
-        if not acts:
-            return bytearray(size)
-        if self._discards_all_held(seat):
-            mask = bytearray(self.hands[seat].translate(_HELD))
-            mask += tail
-            for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
-                mask[a] = 1
-            return mask
-        mask = bytearray(size)
-        for a in acts:
-            mask[a] = 1
+        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action mask."""
+        mask = bytearray((_FACTS.get(type(self)) or _class_facts(type(self)))[0])
+        self.legal_mask_into(seat, mask, 0)
         return mask
+
+    def legal_mask_into(self, seat: int, buf: bytearray, offset: int) -> None:
+        """``legal_mask(seat)`` written over ``buf[offset:offset + NUM_ACTIONS]`` (a batch's mask
+        row in place: ``VectorEnv``). When every held kind may be discarded, one byte-table pass
+        gives the discards."""
+        size, zeros, _ = _FACTS.get(type(self)) or _class_facts(type(self))
+        if not isinstance(buf, bytearray):
+            raise TypeError(f"a mask row is written into a bytearray, got {type(buf).__name__}")
+        if not 0 <= offset <= len(buf) - size:
+            raise ValueError(f"a mask row needs {size} bytes from offset {offset}: the bytearray has {len(buf)}")
+        buf[offset:offset + size] = zeros
+        acts = self.pending.get(seat)
+        if not acts:
+            return
+        first = 0
+        if self._discards_all_held(seat):
+            hand = self.hands[seat]
+            first = len(hand)
+            buf[offset:offset + first] = hand.translate(_HELD)
+            first = bisect_left(acts, first)  # the other actions of the turn
+        for i in range(first, len(acts)):
+            a = acts[i]
+            if not 0 <= a < size:
+                raise ValueError(f"legal action {a} of seat {seat} outside 0..{size - 1}")
+            buf[offset + a] = 1
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
