@@ -115,6 +115,16 @@ class TiedKeys:  # a generator whose 64-bit keys repeat: the shuffle's sort keep
 
 
 out["rows"] += [wall.shuffled(TiedKeys(i), 27) for i in range(50)]
+from cnmahjong.envs.core.ruleset import get_ruleset
+for name in ("changsha", "hangzhou", "sichuan"):  # action masks (legal_mask_into's C loops) along random play
+    rs = get_ruleset(name)
+    for seed in range(20):
+        game = rs.game(rs.as_config(rs.default_rules), seed=seed)
+        while not game.done:
+            seat = min(game.pending)
+            out["rows"].append(game.legal_mask(seat).hex())
+            legal = game.pending[seat]
+            game.step(seat, legal[rng.randrange(len(legal))])
 for bad in ([1, 2, True], [0, 34], [-1], [0, "a"], [0, 2.0]):
     try:
         wall.Wall(bad)

@@ -277,6 +277,12 @@ def test_in_place_rows_refuse_what_does_not_fit():
         assert buf == b"\x07" * (size + 3)
         with pytest.raises(TypeError):
             write(seat, bytes(size + 3), 0)
+    row = bytearray(b"\x07" * n)
+    for bad in ([3, n], [-1, 3]):  # a ruleset's action outside the row: refused before a byte is written
+        game.pending = {seat: bad}
+        with pytest.raises(ValueError, match="outside"):
+            game.legal_mask_into(seat, row, 0)
+        assert row == b"\x07" * n
     buf = bytearray(4)
     with pytest.raises(ValueError, match="does not fit from offset 2: the bytearray has 4"):
         write_row(buf, 2, b"abc")

@@ -283,28 +283,39 @@ class TableGame:
 
     def legal_mask_into(self, seat: int, buf: bytearray, offset: int) -> None:
         """``legal_mask(seat)`` written over ``buf[offset:offset + NUM_ACTIONS]`` (a batch's mask
-        row in place: ``VectorEnv``). When every held kind may be discarded, one byte-table pass
-        gives the discards."""
+        row in place: ``VectorEnv``). Every action is checked to lie in the row before a byte is
+        written."""
         size, zeros, _ = _FACTS.get(type(self)) or _class_facts(type(self))
         if not isinstance(buf, bytearray):
             raise TypeError(f"a mask row is written into a bytearray, got {type(buf).__name__}")
         if not 0 <= offset <= len(buf) - size:
             raise ValueError(f"a mask row needs {size} bytes from offset {offset}: the bytearray has {len(buf)}")
-        buf[offset:offset + size] = zeros
         acts = self.pending.get(seat)
+        if cython.compiled:  # C loops over the row (a slice assignment is a Python call)
+            for i in range(len(acts) if acts else 0):
+                a = acts[i]
+                if not 0 <= a < size:
+                    raise ValueError(f"legal action {a} of seat {seat} outside 0..{size - 1}")
+            p = buf
+            p += offset
+            for i in range(size):
+                p[i] = 0
+            for i in range(len(acts) if acts else 0):
+                p[acts[i]] = 1
+            return
+        if acts and not 0 <= min(acts) <= max(acts) < size:
+            raise ValueError(f"legal actions {acts} of seat {seat} outside 0..{size - 1}")
+        buf[offset:offset + size] = zeros
         if not acts:
             return
         first = 0
-        if self._discards_all_held(seat):
+        if self._discards_all_held(seat):  # the discards are the kinds held: one byte-table pass
             hand = self.hands[seat]
             first = len(hand)
             buf[offset:offset + first] = hand.translate(_HELD)
             first = bisect_left(acts, first)  # the other actions of the turn
         for i in range(first, len(acts)):
-            a = acts[i]
-            if not 0 <= a < size:
-                raise ValueError(f"legal action {a} of seat {seat} outside 0..{size - 1}")
-            buf[offset + a] = 1
+            buf[offset + acts[i]] = 1
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
