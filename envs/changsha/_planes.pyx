@@ -16,6 +16,9 @@ from libc.string cimport memset
 from cnmahjong.envs.changsha import observation as _obs
 from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
+from cnmahjong.envs.core.engine cimport ClaimWindow
+from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import layout_difference, layout_of
 
 WRITTEN_FOR = (
@@ -100,6 +103,9 @@ def planes_into(ChangshaGame game, int seat, bytearray buf, Py_ssize_t offset):
 
 cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
     """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
+    cdef Meld m
+    cdef ClaimWindow window
+    cdef Wall wall
     cdef int unseen[27]
     cdef unsigned char small[27]
     cdef int r, s, k, i, n, t, dealer, actor
