@@ -42,17 +42,18 @@ from cnmahjong.envs.core.ruleset import get_ruleset
 POLICIES = ("random", "first", "greedy")
 
 
-def _chooser(name: str, seed: int) -> Callable[[Any, int, list[int]], int]:
-    """``choose(game, seat, legal) -> action`` of a built-in policy."""
+def _chooser(name: str, seed: int) -> tuple[Callable[[Any, int, list[int]], int], Callable[[], float] | None]:
+    """``choose(game, seat, legal) -> action`` of a built-in policy, and for the random one its
+    generator's draw (``play_to_end`` makes the same choice inline with it; None otherwise)."""
     if name == "random":
         draw = random.Random(seed).random
 
         def choose_random(game: Any, seat: int, legal: list[int]) -> int:
             return legal[int(draw() * len(legal))]
 
-        return choose_random
+        return choose_random, draw
     if name == "first":
-        return lambda game, seat, legal: legal[0]
+        return (lambda game, seat, legal: legal[0]), None
     if name == "greedy":
         players: dict[str, Callable[[Any, int, list[int]], int]] = {}
 
@@ -62,7 +63,7 @@ def _chooser(name: str, seed: int) -> Callable[[Any, int, list[int]], int]:
                 play = players[game.RULESET] = seat_player(get_ruleset(game.RULESET), "greedy")
             return play(game, seat, legal)
 
-        return choose_greedy
+        return choose_greedy, None
     raise ValueError(f"rollout policy {name!r} is unknown: allowed {', '.join(POLICIES)}")
 
 
@@ -98,17 +99,24 @@ def reads_log(ruleset: Any, name: str) -> bool:
     return not (name == "greedy" and ruleset.players.heuristic_on_game is not None)
 
 
-@cython.locals(game=TableGame, pending=dict)
-def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int]) -> None:
+@cython.locals(game=TableGame, pending=dict, legal=list)
+def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int],
+                draw: Callable[[], float] | None = None) -> None:
     """Play ``game`` (a ``TableGame``) to its end in place, every seat by ``choose`` (single choices
-    played at once); compiled, the engine's methods are C calls."""
+    played at once); compiled, the engine's methods are C calls. With ``draw`` (the random
+    policy's generator: ``_chooser``) each choice is ``legal[int(draw() * len(legal))]`` made here,
+    as ``choose`` would make it, without calling it or copying the legal actions."""
     while True:
         game.play_forced()
         pending = game.pending
         if not pending:
             return
         seat = next(iter(pending))
-        game.step(seat, choose(game, seat, list(pending[seat])))
+        if draw is not None:
+            legal = pending[seat]
+            game.step(seat, legal[int(draw() * len(legal))])
+        else:
+            game.step(seat, choose(game, seat, list(pending[seat])))
 
 
 def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: bool = True) -> list[list[int]]:
@@ -119,7 +127,7 @@ def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: b
     ``log=False``: the games drop their event logs and play on without one (module docstring).
     Refused before any play: an unknown policy, an entry that is not a game, ``log`` not a bool,
     ``log=False`` with a policy that reads the log."""
-    choose = _chooser(policy, seed)
+    choose, draw = _chooser(policy, seed)
     if type(log) is not bool:
         raise TypeError(f"log must be True or False, got {log!r}")
     for i, game in enumerate(games):
@@ -128,7 +136,7 @@ def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: b
         if not log and reads_log(get_ruleset(game.RULESET), policy):
             raise ValueError(f"games[{i}]: the {policy} player of the {game.RULESET} ruleset reads the event "
                              f"log; play it with log=True")
-    return _play_all(games, choose, log)
+    return _play_all(games, choose, log, draw)
 
 
 def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = "random",
@@ -138,14 +146,14 @@ def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = 
     games are nobody else's: they keep no event log after the deal where the policy reads none."""
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
-    choose = _chooser(policy, seed)
-    return _play_all((rs.game(config, seed=s) for s in seeds), choose, reads_log(rs, policy))
+    choose, draw = _chooser(policy, seed)
+    return _play_all((rs.game(config, seed=s) for s in seeds), choose, reads_log(rs, policy), draw)
 
 
 def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int],
-              log: bool = True) -> list[list[int]]:
+              log: bool = True, draw: Callable[[], float] | None = None) -> list[list[int]]:
     """Play each game to its end, the collector paused (see the module docstring); the payments.
-    ``log=False``: each game's log dropped first."""
+    ``log=False``: each game's log dropped first; ``draw``: ``play_to_end``'s."""
     out = []
     collecting = gc.isenabled()
     gc.disable()
@@ -153,7 +161,7 @@ def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int]
         for game in games:
             if not log:
                 game.events = None
-            play_to_end(game, choose)
+            play_to_end(game, choose, draw)
             out.append(list(game.result.payments))
     finally:
         if collecting:
