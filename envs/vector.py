@@ -66,7 +66,6 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
-from cnmahjong.envs.core.planes import write_row
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from cnmahjong.envs.core.seats import NUM_SEATS
@@ -138,7 +137,7 @@ class VectorEnv:
         self._groups: list[tuple[int, int]] = []  # (table, rows of that table), in row order
         self._rngs: list[np.random.Generator] = []
         self._encoders: list[Any] = []
-        self._writers: list[Any] = []  # per table: write(game, seat, buf, offset), its encoder's planes in place
+        self._writers: list[Any] = []  # per table: its encoder's planes_into(game, seat, buf, offset), or None
         self._ledger = Ledger(0)
 
     # ------------------------------------------------------------------ api
@@ -152,7 +151,7 @@ class VectorEnv:
         self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
         self._encoders = [self.encoding.encoder() for _ in range(self.num_tables)]
-        self._writers = [_planes_writer(e) for e in self._encoders]
+        self._writers = [getattr(e, "planes_into", None) for e in self._encoders]
         self.games = [None] * self.num_tables
         self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0
@@ -272,6 +271,7 @@ class VectorEnv:
         size, actions = len(buf) // len(self._table), self.ruleset.num_actions
         capacity = len(self._table)
         n = 0
+        encoders = self._encoders
         for t, (game, write) in enumerate(zip(self.games, self._writers, strict=True)):
             if game is None:
                 continue
@@ -284,7 +284,14 @@ class VectorEnv:
                                        f"{self.ruleset.game.__name__}.MAX_TO_ACT declares (the ruleset must "
                                        f"declare the most seats that decide at once)")
                 add_row((t, s))
-                write(game, s, buf, n * size)
+                if write is not None:  # the encoder writes its planes in place
+                    write(game, s, buf, n * size)
+                else:
+                    row = encoders[t].planes(game, s)
+                    if len(row) != size:  # a bytearray slice given another length would resize the buffer
+                        raise ValueError(f"{type(encoders[t]).__name__}.planes gave {len(row)} bytes, "
+                                         f"its encoding has {size}")
+                    buf[n * size:(n + 1) * size] = row
                 game.legal_mask_into(s, masks, n * actions)
                 n += 1
         self._rows = rows
@@ -319,16 +326,3 @@ class VectorEnv:
             layout.to_float(u8, out=out)
         return out
 
-
-def _planes_writer(encoder: Any) -> Any:
-    """``write(game, seat, buf, offset)`` of an encoder: its own ``planes_into`` where it has one (the
-    planes written in place), else its ``planes`` copied in (``write_row``)."""
-    into = getattr(encoder, "planes_into", None)
-    if into is not None:
-        return into
-    planes = encoder.planes
-
-    def write(game: Any, seat: int, buf: bytearray, offset: int) -> None:
-        write_row(buf, offset, planes(game, seat))
-
-    return write

@@ -250,7 +250,10 @@ def test_rows_written_in_place_equal_the_masks_and_planes(ruleset):
             assert batch.mask[i].tobytes() == bytes(game.legal_mask(s))
             assert batch.obs[i].tobytes() == fresh.planes(game, s)
             buf = bytearray(b"\xab" * (3 * size))
-            venv._writers[t](game, s, buf, size)
+            if venv._writers[t] is not None:
+                venv._writers[t](game, s, buf, size)
+            else:
+                buf[size:2 * size] = fresh.planes(game, s)
             assert buf[:size] == buf[2 * size:] == b"\xab" * size and buf[size:2 * size] == fresh.planes(game, s)
             row = bytearray(b"\xab" * (len(batch.mask[i]) + 2))
             game.legal_mask_into(s, row, 1)
@@ -259,17 +262,21 @@ def test_rows_written_in_place_equal_the_masks_and_planes(ruleset):
 
 
 def test_in_place_rows_refuse_what_does_not_fit():
-    """``legal_mask_into``, ``planes_into`` and ``write_row`` refuse a row past the buffer's end, a
-    negative offset or a buffer that is not a bytearray, naming the sizes, and write nothing."""
+    """``legal_mask_into`` and the compiled planes' ``planes_into`` refuse a row past the buffer's
+    end, a negative offset or a buffer that is not a bytearray, naming the sizes, and write
+    nothing; the copying writer refuses planes of the wrong length."""
+    from cnmahjong.envs import vector
     from cnmahjong.envs.changsha.game import ChangshaGame
     from cnmahjong.envs.changsha.observation import Encoder
-    from cnmahjong.envs.core.planes import write_row
 
     game = ChangshaGame(seed=1)
     seat = next(iter(game.pending))
     n = len(game.legal_mask(seat))
     planes = len(Encoder().planes(game, seat))
-    for write, size in ((game.legal_mask_into, n), (lambda s, b, o: Encoder().planes_into(game, s, b, o), planes)):
+    writers = [(game.legal_mask_into, n)]
+    if hasattr(Encoder, "planes_into"):  # the compiled twin
+        writers.append((lambda s, b, o: Encoder.planes_into(game, s, b, o), planes))
+    for write, size in writers:
         buf = bytearray(b"\x07" * (size + 3))
         for offset in (4, -1, size + 4):
             with pytest.raises(ValueError, match=f"{size}"):
@@ -283,11 +290,16 @@ def test_in_place_rows_refuse_what_does_not_fit():
         with pytest.raises(ValueError, match="outside"):
             game.legal_mask_into(seat, row, 0)
         assert row == b"\x07" * n
-    buf = bytearray(4)
-    with pytest.raises(ValueError, match="does not fit from offset 2: the bytearray has 4"):
-        write_row(buf, 2, b"abc")
-    with pytest.raises(TypeError, match="bytearray"):
-        write_row(memoryview(buf), 0, b"a")
-    assert buf == bytearray(4)
-    write_row(buf, 1, b"abc")
-    assert buf == b"\x00abc"
+
+    class Short(Encoder):  # an encoder whose planes are one byte short, copied in (no planes_into)
+        planes_into = None
+
+        def planes(self, game, seat):
+            return super().planes(game, seat)[1:]
+
+    venv = vector.VectorEnv(num_tables=2, seed=0, obs_dtype=np.uint8)
+    venv.reset()
+    venv._encoders[1] = Short()
+    venv._writers[1] = None
+    with pytest.raises(ValueError, match=f"Short.planes gave {planes - 1} bytes, its encoding has {planes}"):
+        venv._gather()

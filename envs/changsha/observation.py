@@ -22,7 +22,7 @@ import numpy as np
 
 from cnmahjong.envs.changsha.game import PHASES, ChangshaGame
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value, repeat_kinds
-from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4, write_row
+from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
 from cnmahjong.envs.hotpath import accelerated
 
 ENCODER = "cs-v0"
@@ -207,14 +207,6 @@ class Encoder:
     def __call__(self, game: ChangshaGame, seat: int) -> np.ndarray:
         return planes_to_float(np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE))
 
-    def planes_into(self, game: ChangshaGame, seat: int, buf: bytearray, offset: int) -> None:
-        """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's
-        row in place: ``VectorEnv``); the compiled twin writes there directly."""
-        if _compiled_planes_into is not None:
-            _compiled_planes_into(game, seat, buf, offset)
-        else:
-            write_row(buf, offset, self.planes(game, seat))
-
     def planes(self, game: ChangshaGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; the WALL and STACKS planes hold
         the counts themselves (the float observation divides them by ``WALL_SCALE`` and
@@ -326,6 +318,8 @@ def decode_wall(obs: np.ndarray) -> int:
 _twin = accelerated("cnmahjong.envs.changsha._planes")
 _compiled_planes = getattr(_twin, "planes", None)
 _compiled_planes_into = getattr(_twin, "planes_into", None)
+if _compiled_planes_into is not None:  # the twin writes a batch's row in place (``VectorEnv``)
+    Encoder.planes_into = staticmethod(_compiled_planes_into)  # (game, seat, buf, offset)
 
 ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
 """``cs-v0`` as one self-contained spec (a ``Ruleset`` holds its encoders as ``{spec.name: spec}``)."""

@@ -303,19 +303,21 @@ class TableGame:
             for i in range(len(acts) if acts else 0):
                 p[acts[i]] = 1
             return
-        if acts and not 0 <= min(acts) <= max(acts) < size:
-            raise ValueError(f"legal actions {acts} of seat {seat} outside 0..{size - 1}")
-        buf[offset:offset + size] = zeros
         if not acts:
+            buf[offset:offset + size] = zeros
             return
-        first = 0
+        if not 0 <= min(acts) <= max(acts) < size:
+            raise ValueError(f"legal actions {acts} of seat {seat} outside 0..{size - 1}")
         if self._discards_all_held(seat):  # the discards are the kinds held: one byte-table pass
-            hand = self.hands[seat]
-            first = len(hand)
-            buf[offset:offset + first] = hand.translate(_HELD)
-            first = bisect_left(acts, first)  # the other actions of the turn
-        for i in range(first, len(acts)):
-            buf[offset + acts[i]] = 1
+            row = bytearray(self.hands[seat].translate(_HELD))
+            row += zeros[len(row):]
+            for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
+                row[a] = 1
+        else:
+            row = bytearray(zeros)
+            for a in acts:
+                row[a] = 1
+        buf[offset:offset + size] = row
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""

@@ -24,16 +24,6 @@ def therm2(row: bytes) -> bytes:
     return row.translate(THERM[0]) + row.translate(THERM[1])
 
 
-def write_row(buf: bytearray, offset: int, row: bytes) -> None:
-    """``row`` copied over ``buf[offset:offset + len(row)]`` (a batch's row in place), never
-    resizing ``buf``: a row that does not fit there is an error."""
-    if not isinstance(buf, bytearray):
-        raise TypeError(f"a row is written into a bytearray, got {type(buf).__name__}")
-    if not 0 <= offset <= len(buf) - len(row):
-        raise ValueError(f"a row of {len(row)} bytes does not fit from offset {offset}: the bytearray has {len(buf)}")
-    buf[offset:offset + len(row)] = row
-
-
 SEAT_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
 """Per observing seat, the absolute seats in its relative order: self, next, opposite, previous."""
 ROTATE = [itemgetter(*order) for order in SEAT_ORDER]
