@@ -268,8 +268,8 @@ class VectorEnv:
         groups = []
         add_row = rows.append
         buf, masks = self._planes, self._masks
-        size, actions = len(buf) // len(self._table), self.ruleset.num_actions
         capacity = len(self._table)
+        size, actions = len(buf) // capacity, self.ruleset.num_actions
         n = 0
         encoders = self._encoders
         for t, (game, write) in enumerate(zip(self.games, self._writers, strict=True)):
@@ -325,4 +325,3 @@ class VectorEnv:
         else:
             layout.to_float(u8, out=out)
         return out
-
