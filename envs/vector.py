@@ -60,6 +60,11 @@ another of the ruleset's named encoders (its first by default).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,6 +128,7 @@ class VectorEnv:
         u8 = np.frombuffer(self._planes, dtype=np.uint8).reshape(rows, *enc.shape)
         self._obs = u8 if dtype == np.uint8 else np.zeros((rows, *enc.shape), dtype=dtype)
         self._mask = np.frombuffer(self._masks, dtype=np.int8).reshape(rows, rs.num_actions)
+        self._planes_view, self._masks_view = memoryview(self._planes), memoryview(self._masks)
         self._table = np.zeros(rows, dtype=np.int64)
         self._seat = np.zeros(rows, dtype=np.int64)
         self._rewards = np.zeros((self.num_tables, NUM_SEATS), dtype=np.float32)
@@ -263,11 +269,12 @@ class VectorEnv:
             self._rewards[t] += due
 
     def _gather(self) -> Batch:
-        """Rows of the pending decisions, table by table, seat by seat, into the buffers."""
+        """Rows of the pending decisions, table by table, seat by seat, written into the buffers."""
         rows: list[tuple[int, int]] = []
         groups = []
         add_row = rows.append
-        buf, masks = self._planes, self._masks
+        in_place = cython.compiled  # the masks' C loops; as Python a row made whole is copied in
+        buf, view, mask_buf, mask_view = self._planes, self._planes_view, self._masks, self._masks_view
         capacity = len(self._table)
         size, actions = len(buf) // capacity, self.ruleset.num_actions
         n = 0
@@ -286,17 +293,22 @@ class VectorEnv:
                 add_row((t, s))
                 if write is not None:  # the encoder writes its planes in place
                     write(game, s, buf, n * size)
-                else:
+                else:  # one copy through the memoryview (a bytearray slice would copy bytes twice)
                     row = encoders[t].planes(game, s)
-                    if len(row) != size:  # a bytearray slice given another length would resize the buffer
-                        raise ValueError(f"{type(encoders[t]).__name__}.planes gave {len(row)} bytes, "
-                                         f"its encoding has {size}")
-                    buf[n * size:(n + 1) * size] = row
-                game.legal_mask_into(s, masks, n * actions)
+                    try:  # the view refuses a row of another length, writing nothing
+                        view[n * size:(n + 1) * size] = row
+                    except (TypeError, ValueError):
+                        got = f"{len(row)} bytes" if isinstance(row, bytes | bytearray) else type(row).__name__
+                        raise ValueError(f"{type(encoders[t]).__name__}.planes gave {got}, its encoding has "
+                                         f"{size} (bytes or bytearray)") from None
+                if in_place:
+                    game.legal_mask_into(s, mask_buf, n * actions)
+                else:
+                    mask_view[n * actions:(n + 1) * actions] = game.legal_mask(s)
                 n += 1
         self._rows = rows
         self._groups = groups
-        self._legal = bytes(memoryview(masks)[:n * actions])  # private: the caller may write batch.mask
+        self._legal = bytes(mask_view[:n * actions])  # private: the caller may write batch.mask
         if not n:
             return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
                          rewards=self._rewards, hand_over=self._hand_over,

@@ -124,6 +124,7 @@ for name in ("changsha", "hangzhou", "sichuan"):  # action masks (legal_mask_int
             seat = min(game.pending)
             out["rows"].append(game.legal_mask(seat).hex())
             legal = game.pending[seat]
+            assert legal == sorted(legal), (name, legal)  # as legal_actions says: the mask's range check reads the ends
             game.step(seat, legal[rng.randrange(len(legal))])
 for bad in ([1, 2, True], [0, 34], [-1], [0, "a"], [0, 2.0]):
     try:

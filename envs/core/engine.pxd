@@ -25,8 +25,7 @@ cdef class TableGame:
     @cython.locals(t=int, held=list)
     cpdef list _held_kinds(self, bytearray h)
     cpdef legal_mask(self, seat)
-    @cython.locals(size=Py_ssize_t, i=Py_ssize_t, first=Py_ssize_t, a=Py_ssize_t, acts=list, hand=bytearray,
-                   zeros=bytes, p="unsigned char *", row=bytearray)
+    @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")
     cpdef legal_mask_into(self, seat, bytearray buf, Py_ssize_t offset)
     cpdef _discards_all_held(self, seat)
     @cython.locals(window=Window)

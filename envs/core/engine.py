@@ -45,16 +45,16 @@ DONE = "done"
 
 _HELD = bytes(1 if c else 0 for c in range(256))
 _UNSET = object()
-_FACTS: dict[type, tuple[int, bytes, bool]] = {}
-"""Game class -> (its mask's size, a mask of zeros, whether it overrides ``_more_picks``), made on
-first use: a compiled class cannot have them set as class attributes."""
+_FACTS: dict[type, tuple[int, bytes, bool, bytes]] = {}
+"""Game class -> (its mask's size, a mask of zeros, whether it overrides ``_more_picks``, the zeros
+after the kinds), made on first use: a compiled class cannot have them set as class attributes."""
 
 
-def _class_facts(cls: type) -> tuple[int, bytes, bool]:
+def _class_facts(cls: type) -> tuple[int, bytes, bool, bytes]:
     n = cls.ACTIONS.NUM_ACTIONS
     below = cls.__mro__[:cls.__mro__.index(TableGame)]  # read from the classes' own dicts: compiled,
     more_picks = any(["_more_picks" in vars(k) for k in below])  # a cpdef method is no one object
-    facts = _FACTS[cls] = (n, bytes(n), more_picks)
+    facts = _FACTS[cls] = (n, bytes(n), more_picks, bytes(n - cls.NUM_KINDS))
     return facts
 
 
@@ -276,48 +276,52 @@ class TableGame:
         set_slot_state(self, state)
 
     def legal_mask(self, seat: int) -> bytearray:
-        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action mask."""
-        mask = bytearray((_FACTS.get(type(self)) or _class_facts(type(self)))[0])
-        self.legal_mask_into(seat, mask, 0)
-        return mask
+        """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action mask.
+        As Python, when every held kind may be discarded, one byte-table pass gives the discards."""
+        size, zeros, _, tail = _FACTS.get(type(self)) or _class_facts(type(self))
+        if cython.compiled:  # legal_mask_into's C loops
+            mask = bytearray(size)
+            self.legal_mask_into(seat, mask, 0)
+            return mask
+        acts = self.pending.get(seat)
+        if not acts:
+            return bytearray(zeros)
+        if acts[0] < 0 or acts[-1] >= size:  # sorted (``legal_actions``): the ends bound the rest
+            raise ValueError(f"legal actions {acts} of seat {seat} outside 0..{size - 1}")
+        if self._discards_all_held(seat):
+            row = bytearray(self.hands[seat].translate(_HELD))
+            row += tail
+            for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
+                row[a] = 1
+            return row
+        row = bytearray(zeros)
+        for a in acts:
+            row[a] = 1
+        return row
 
     def legal_mask_into(self, seat: int, buf: bytearray, offset: int) -> None:
         """``legal_mask(seat)`` written over ``buf[offset:offset + NUM_ACTIONS]`` (a batch's mask
         row in place: ``VectorEnv``). Every action is checked to lie in the row before a byte is
         written."""
-        size, zeros, _ = _FACTS.get(type(self)) or _class_facts(type(self))
+        size = (_FACTS.get(type(self)) or _class_facts(type(self)))[0]
         if not isinstance(buf, bytearray):
             raise TypeError(f"a mask row is written into a bytearray, got {type(buf).__name__}")
         if not 0 <= offset <= len(buf) - size:
             raise ValueError(f"a mask row needs {size} bytes from offset {offset}: the bytearray has {len(buf)}")
+        if not cython.compiled:  # as Python, the row made whole and written at once
+            buf[offset:offset + size] = self.legal_mask(seat)
+            return
         acts = self.pending.get(seat)
-        if cython.compiled:  # C loops over the row (a slice assignment is a Python call)
-            for i in range(len(acts) if acts else 0):
-                a = acts[i]
-                if not 0 <= a < size:
-                    raise ValueError(f"legal action {a} of seat {seat} outside 0..{size - 1}")
-            p = buf
-            p += offset
-            for i in range(size):
-                p[i] = 0
-            for i in range(len(acts) if acts else 0):
-                p[acts[i]] = 1
-            return
-        if not acts:
-            buf[offset:offset + size] = zeros
-            return
-        if not 0 <= min(acts) <= max(acts) < size:
-            raise ValueError(f"legal actions {acts} of seat {seat} outside 0..{size - 1}")
-        if self._discards_all_held(seat):  # the discards are the kinds held: one byte-table pass
-            row = bytearray(self.hands[seat].translate(_HELD))
-            row += zeros[len(row):]
-            for a in acts[bisect_left(acts, self.NUM_KINDS):]:  # the other actions of the turn
-                row[a] = 1
-        else:
-            row = bytearray(zeros)
-            for a in acts:
-                row[a] = 1
-        buf[offset:offset + size] = row
+        for i in range(len(acts) if acts else 0):  # C loops over the row
+            a = acts[i]
+            if not 0 <= a < size:
+                raise ValueError(f"legal action {a} of seat {seat} outside 0..{size - 1}")
+        p = buf
+        p += offset
+        for i in range(size):
+            p[i] = 0
+        for i in range(len(acts) if acts else 0):
+            p[acts[i]] = 1
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
