@@ -14,6 +14,11 @@ the offset constants (``HAND``, ``MELDS``...), ``NUM_CHANNELS``, the README's ch
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from operator import itemgetter
 
 import numpy as np
@@ -78,6 +83,9 @@ _LEVELS = [b"".join(_R.ones if n > i else _R.zero for i in range(k)) for k in (2
 _TWO = _LEVELS[:8]  # _TWO[n]: whole planes n ≥ 1, n ≥ 2
 _THREE = _LEVELS[8:]  # _THREE[n]: n ≥ 1, ≥ 2, ≥ 3
 _FOURS = int.from_bytes(bytes([COPIES]) * NUM_KINDS, "little")
+_BYTE_ONE = [1 << 8 * k for k in range(NUM_KINDS)]
+"""``_BYTE_ONE[k]``: one copy of kind ``k`` in a count row packed 8 bits a kind (a Python int: the
+game's ``indicator`` is a C int, a shift of it would be one too)."""
 
 
 def _bits_row(bits: int) -> bytes:
@@ -169,6 +177,7 @@ class Encoder:
         self.river_packed[s] += 1 << (8 * t)
         self.recent[s] = _R.onehot[t] + self.recent[s][:(RECENT - 1) * NUM_KINDS]
 
+    @cython.locals(game=HangzhouGame)
     def _update(self, game: HangzhouGame) -> None:
         if game is not self._game:
             self._reset(game)
@@ -188,15 +197,16 @@ class Encoder:
         if self.claims_seen != game.claims_made:
             self.claims_seen = game.claims_made
             claims = game.claims
-            self.claims_blocks = [b"".join(_THREE[min(claims[a][b], 3)] for a in order for b in order if b != a)
-                                  for order in _ORDER]
+            rows = [[_THREE[min(c, 3)] for c in row] for row in claims]  # list comprehensions: C loops
+            self.claims_blocks = [b"".join([rows[a][b] for a in order for b in order if b != a]) for order in _ORDER]
 
+    @cython.locals(game=HangzhouGame)
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
         itself (``planes_to_float`` divides it)."""
         self._update(game)
         cached = self.hands.get(seat, game.hands[seat])
-        seen = (cached[2] + (1 << 8 * game.indicator) + sum(self.packed) + sum(self.river_packed)
+        seen = (cached[2] + _BYTE_ONE[game.indicator] + sum(self.packed) + sum(self.river_packed)
                 + self.own_packed[seat] - self.packed[seat])
         window = game._window
         if window is None:
