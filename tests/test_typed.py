@@ -102,7 +102,9 @@ for i in range(2000):  # dealt hands (§3.2's opening patterns), some crowded in
 from cnmahjong.envs.core import planes
 for i in range(500):  # thermometer planes of count rows, bytes and bytearray (every encoder's)
     row = bytes(rng.randrange(5) for _ in range(rng.choice((0, 27, 34))))
+    tiles = [rng.randrange(27) for _ in range(rng.randrange(20))]
     out["rows"].append(f"{planes.therm4(row).hex()} {planes.therm2(bytearray(row)).hex()} "
+                       f"{planes.therm(row, 1 + i % 4).hex()} {planes.Rows(27).counts(tiles).hex()} "
                        f"{type(planes.therm4(bytearray(row))).__name__}")
 for i in range(300):  # the seeded shuffle (§1), and a wall's tiles checked and read back
     tiles = wall.shuffled(random.Random(i), (27, 34)[i % 2])

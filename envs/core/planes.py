@@ -33,6 +33,15 @@ def therm2(row: bytes) -> bytes:
     return row.translate(THERM[0]) + row.translate(THERM[1])
 
 
+def therm(row: bytes, levels: int) -> bytes:
+    """The first ``levels`` (1..4) thermometer planes of a count row (bytes or bytearray)."""
+    if not 1 <= levels <= 4:
+        raise ValueError(f"levels must be 1..4, got {levels!r}")
+    if cython.compiled:
+        return _therm(row, levels)
+    return b"".join([row.translate(THERM[level]) for level in range(levels)])
+
+
 @cython.cfunc
 @cython.locals(levels=cython.int, n=cython.Py_ssize_t, k=cython.Py_ssize_t, lv=cython.int, c=cython.int,
                p=cython.p_uchar, q=cython.p_uchar, out=bytearray)
@@ -85,8 +94,9 @@ class Rows:
         self.count = [bytes([c]) * n for c in range(max_count + 1)]
         """``count[c]``: a whole plane holding ``c``."""
 
+    @cython.locals(c=bytearray, t=cython.Py_ssize_t)
     def counts(self, tiles: list[int]) -> bytes:
-        """The count row of a list of kinds."""
+        """The count row of a list of kinds (compiled: a C loop, indices and counts still checked)."""
         c = bytearray(len(self.zero))
         for t in tiles:
             c[t] += 1

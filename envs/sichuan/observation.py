@@ -18,6 +18,11 @@ in the float observation): a capped 3-fan self-draw is 3 × 9 = 27 units.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from typing import Any
 
 import numpy as np
@@ -25,7 +30,7 @@ import numpy as np
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG
-from cnmahjong.envs.core.planes import SEAT_ORDER, THERM, Rows, therm4
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.game import PHASES, SWAP, SichuanGame
@@ -112,14 +117,9 @@ def _level(planes: int, n: int) -> bytes:
     return _LEVELS[planes][min(n, planes)]
 
 
-def _therm_row(row: bytes | bytearray, planes: int) -> bytes:
-    """The first ``planes`` thermometer planes of a count row (``translate`` in C)."""
-    return b"".join([row.translate(THERM[level]) for level in range(planes)])
-
-
 def _therm(tiles: list[int], planes: int) -> bytes:
     """The first ``planes`` thermometer planes of a list of kinds."""
-    return _therm_row(_R.counts(tiles), planes)
+    return therm(_R.counts(tiles), planes)
 
 
 def _kinds(kinds: Any) -> bytes:
@@ -152,6 +152,7 @@ class Encoder:
         raw = np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE)
         return planes_to_float(raw)
 
+    @cython.locals(game=SichuanGame)
     def _river(self, game: SichuanGame, s: int) -> tuple[bytes, bytes]:
         """Seat ``s``'s RIVER and RECENT_DISCARDS rows."""
         river = game.rivers[s]
@@ -162,6 +163,7 @@ class Encoder:
             cached = self._rivers[s] = (key, _therm(river, 4), recent)
         return cached[1], cached[2]
 
+    @cython.locals(game=SichuanGame)
     def _meld_rows(self, game: SichuanGame, s: int, seat: int) -> tuple[bytes, bytes, bytes]:
         """Seat ``s``'s MELDS, KONGS and HIDDEN_KONGS rows as ``seat`` sees them."""
         hide = s != seat and not game.config.reveal_angang_tile
@@ -180,9 +182,10 @@ class Encoder:
                     row[t] += 1
                 if len(m.tiles) == 4:
                     quads[m.tiles[0]] = 1
-            cached = self._melds[s] = (key, _therm_row(row, 4), bytes(quads), _LEVELS[2][min(face_down, 2)])
+            cached = self._melds[s] = (key, therm(row, 4), bytes(quads), _LEVELS[2][min(face_down, 2)])
         return cached[1], cached[2], cached[3]
 
+    @cython.locals(game=SichuanGame)
     def planes(self, game: SichuanGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
         if self._events is not game.events:  # another hand: nothing cached holds

@@ -1,0 +1,3 @@
+# C types for observation.py (pure-Python mode, as ``game.pxd``): the encoder reads the game's
+# public C slots as struct fields (``@cython.locals(game=SichuanGame)``), not by attribute lookup.
+from cnmahjong.envs.sichuan.game cimport SichuanGame
