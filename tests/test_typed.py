@@ -104,7 +104,8 @@ for i in range(500):  # thermometer planes of count rows, bytes and bytearray (e
     row = bytes(rng.randrange(5) for _ in range(rng.choice((0, 27, 34))))
     tiles = [rng.randrange(27) for _ in range(rng.randrange(20))]
     out["rows"].append(f"{planes.therm4(row).hex()} {planes.therm2(bytearray(row)).hex()} "
-                       f"{planes.therm(row, 1 + i % 4).hex()} {planes.Rows(27).counts(tiles).hex()} "
+                       f"{planes.therm(row, 1 + i % 4).hex()} {planes.therm_of_kinds(tiles, 27, 1 + i % 4).hex()} "
+                       f"{planes.Rows(27).counts(tiles).hex()} "
                        f"{type(planes.therm4(bytearray(row))).__name__}")
 for i in range(300):  # the seeded shuffle (§1), and a wall's tiles checked and read back
     tiles = wall.shuffled(random.Random(i), (27, 34)[i % 2])

@@ -42,6 +42,20 @@ def therm(row: bytes, levels: int) -> bytes:
     return b"".join([row.translate(THERM[level]) for level in range(levels)])
 
 
+def count_row(tiles: list[int], num_kinds: int) -> bytearray:
+    """The count row of ``tiles``, a list of kinds ``0..num_kinds-1`` (compiled: a C loop, indices
+    and counts still checked)."""
+    c = bytearray(num_kinds)
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def therm_of_kinds(tiles: list[int], num_kinds: int, levels: int) -> bytes:
+    """``therm`` of the count row of ``tiles``, a list of kinds ``0..num_kinds-1``."""
+    return therm(count_row(tiles, num_kinds), levels)
+
+
 @cython.cfunc
 @cython.locals(levels=cython.int, n=cython.Py_ssize_t, k=cython.Py_ssize_t, lv=cython.int, c=cython.int,
                p=cython.p_uchar, q=cython.p_uchar, out=bytearray)
@@ -94,13 +108,9 @@ class Rows:
         self.count = [bytes([c]) * n for c in range(max_count + 1)]
         """``count[c]``: a whole plane holding ``c``."""
 
-    @cython.locals(c=bytearray, t=cython.Py_ssize_t)
     def counts(self, tiles: list[int]) -> bytes:
-        """The count row of a list of kinds (compiled: a C loop, indices and counts still checked)."""
-        c = bytearray(len(self.zero))
-        for t in tiles:
-            c[t] += 1
-        return bytes(c)
+        """The count row of a list of kinds."""
+        return bytes(count_row(tiles, len(self.zero)))
 
 
 class HandRows:

@@ -30,7 +30,7 @@ import numpy as np
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG
-from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4, therm_of_kinds
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.game import PHASES, SWAP, SichuanGame
@@ -117,11 +117,6 @@ def _level(planes: int, n: int) -> bytes:
     return _LEVELS[planes][min(n, planes)]
 
 
-def _therm(tiles: list[int], planes: int) -> bytes:
-    """The first ``planes`` thermometer planes of a list of kinds."""
-    return therm(_R.counts(tiles), planes)
-
-
 def _kinds(kinds: Any) -> bytes:
     row = bytearray(KINDS)
     for t in kinds:
@@ -129,6 +124,7 @@ def _kinds(kinds: Any) -> bytes:
     return bytes(row)
 
 
+@cython.cfunc  # a C call from planes (twelve a call)
 def _money(amount: int, base: int) -> bytes:
     return _R.count[min(amount // base, MONEY_CLAMP)]
 
@@ -160,7 +156,7 @@ class Encoder:
         cached = self._rivers[s]
         if cached[0] != key:
             recent = b"".join([_R.onehot[t] for t in river[:-RECENT - 1:-1]]) + _R.pad[RECENT - min(RECENT, len(river))]
-            cached = self._rivers[s] = (key, _therm(river, 4), recent)
+            cached = self._rivers[s] = (key, therm_of_kinds(river, KINDS, 4), recent)
         return cached[1], cached[2]
 
     @cython.locals(game=SichuanGame)
@@ -232,8 +228,8 @@ class Encoder:
         parts = [
             therm4(bytes(game.hands[seat])),
             _R.onehot[drawn] if drawn is not None else _R.zero,
-            _therm(own_picks or game.passed[seat], 3),
-            _therm(game.received[seat], 3),
+            therm_of_kinds(own_picks or game.passed[seat], KINDS, 3),
+            therm_of_kinds(game.received[seat], KINDS, 3),
             _choice(DIRECTION_LABELS, game.swap_direction or UNKNOWN),
             _level(3, len(own_picks)),
             *void_rows, *melds, *kongs, *hidden, *rivers, *recent, *out, *won, *gains, *losses, *money,

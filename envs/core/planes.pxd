@@ -1,0 +1,8 @@
+# C signatures of planes.py's row builders (pure-Python mode, as ``shapes.pxd``): an encoder that
+# cimports them calls them in C, not through a Python call.
+cimport cython
+
+cpdef bytes therm(row, int levels)
+@cython.locals(c=bytearray, t=Py_ssize_t)
+cpdef bytearray count_row(tiles, Py_ssize_t num_kinds)
+cpdef bytes therm_of_kinds(tiles, int num_kinds, int levels)
