@@ -2,6 +2,7 @@
 # cimports them calls them in C, not through a Python call.
 cimport cython
 
+cpdef bytes therm4(row)
 cpdef bytes therm(row, int levels)
 @cython.locals(c=bytearray, t=Py_ssize_t)
 cpdef bytearray count_row(tiles, Py_ssize_t num_kinds)
