@@ -28,9 +28,7 @@ def therm4(row: bytes) -> bytes:
 
 def therm2(row: bytes) -> bytes:
     """The first two thermometer planes (count ≥ 1, ≥ 2) of a count row (bytes or bytearray)."""
-    if cython.compiled:
-        return _therm(row, 2)
-    return row.translate(THERM[0]) + row.translate(THERM[1])
+    return therm(row, 2)
 
 
 def therm(row: bytes, levels: int) -> bytes:

@@ -42,16 +42,11 @@ from cnmahjong.envs.core.ruleset import get_ruleset
 POLICIES = ("random", "first", "greedy")
 
 
-def _chooser(name: str, seed: int) -> tuple[Callable[[Any, int, list[int]], int], Callable[[], float] | None]:
-    """``choose(game, seat, legal) -> action`` of a built-in policy, and for the random one its
-    generator's draw (``play_to_end`` makes the same choice inline with it; None otherwise)."""
+def _chooser(name: str, seed: int) -> tuple[Callable[[Any, int, list[int]], int] | None, Callable[[], float] | None]:
+    """``(choose, draw)`` of a built-in policy, one of them None: ``choose(game, seat, legal) ->
+    action``, or for the random policy its generator's draw (``play_to_end`` makes the choice)."""
     if name == "random":
-        draw = random.Random(seed).random
-
-        def choose_random(game: Any, seat: int, legal: list[int]) -> int:
-            return legal[int(draw() * len(legal))]
-
-        return choose_random, draw
+        return None, random.Random(seed).random
     if name == "first":
         return (lambda game, seat, legal: legal[0]), None
     if name == "greedy":
@@ -100,12 +95,12 @@ def reads_log(ruleset: Any, name: str) -> bool:
 
 
 @cython.locals(game=TableGame, pending=dict, legal=list)
-def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int],
+def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int] | None,
                 draw: Callable[[], float] | None = None) -> None:
     """Play ``game`` (a ``TableGame``) to its end in place, every seat by ``choose`` (single choices
-    played at once); compiled, the engine's methods are C calls. With ``draw`` (the random
-    policy's generator: ``_chooser``) each choice is ``legal[int(draw() * len(legal))]`` made here,
-    as ``choose`` would make it, without calling it or copying the legal actions."""
+    played at once); compiled, the engine's methods are C calls. With ``draw`` instead (the random
+    policy's generator: ``_chooser``; ``choose`` then unused) each choice is
+    ``legal[int(draw() * len(legal))]``, made here without copying the legal actions."""
     while True:
         game.play_forced()
         pending = game.pending
@@ -150,7 +145,7 @@ def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = 
     return _play_all((rs.game(config, seed=s) for s in seeds), choose, reads_log(rs, policy), draw)
 
 
-def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int],
+def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int] | None,
               log: bool = True, draw: Callable[[], float] | None = None) -> list[list[int]]:
     """Play each game to its end, the collector paused (see the module docstring); the payments.
     ``log=False``: each game's log dropped first; ``draw``: ``play_to_end``'s."""
