@@ -110,6 +110,7 @@ def test_process_backend_logs_its_workers_and_never_imports_ray(tmp_path):
         assert all(w["decisions_per_second"] > 0 for w in r["workers"])
         assert r["env_decisions_per_second"] < r["collect_decisions_per_second"]  # learning takes time too
         assert r["collect_seconds"] > 0 and r["learn_seconds"] > 0
+        assert r["learner_threads"] == 1  # OMP_NUM_THREADS above: the log says what the learner had
     assert rows[-1]["decisions_per_second"] > 0  # the first rollouts may finish no hand yet
     assert_settlements_arrive(rows)
     ckpt = torch.load(result["final"], weights_only=True)  # no map_location: the tensors as saved

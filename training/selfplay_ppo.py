@@ -662,6 +662,7 @@ def train(cfg: Mapping[str, Any] | Args) -> Path:
             learner_decisions += len(data["act"])
             record = {"phase": "ppo", "update": updates, "learner_decisions": learner_decisions,
                       "env_decisions": data["decisions"], "collect_seconds": t1 - t0, "learn_seconds": t2 - t1,
+                      "learner_threads": torch.get_num_threads(),
                       "decisions_per_second": (len(data["act"])) / max(t2 - t0, 1e-9),
                       "minutes": (time.time() - start) / 60,
                       "env_decisions_per_second": data["decisions"] / max(t2 - t0, 1e-9),  # end to end

@@ -114,7 +114,7 @@ def trainer_rows(seconds: float, minutes: float) -> tuple[list[tuple[str, float,
         rates = trainer_rates(minutes, backend)
         rows.append((f"self-play PPO end to end, 2 cores ({backend})", rates["end to end"], TRAINER_TARGET))
         rows.append(("  of which collection alone", rates["collection"], 0))
-        rows.append(("  of which learning alone", rates["learning"], 0))
+        rows.append((f"  of which learning alone ({rates['learner threads']} torch threads)", rates["learning"], 0))
         rows.append(("  collection share of the time (%)", 100 * rates["collect share"], 0))
     return rows, lines
 

@@ -241,25 +241,36 @@ def parallel_ceiling(seconds: float = 2.0) -> float:
 
 def trainer_rates(minutes: float, backend: str = "processes") -> dict[str, float]:
     """End-to-end self-play PPO (both cores, the workers on ``backend``): decisions per second,
-    split into collection and learning."""
+    split into collection and learning, and the learner's torch threads. The learner has a thread
+    per core, as in a training run started from a shell: the bench's ``OMP_NUM_THREADS=1``
+    (``bench/__init__``) is for its one-core rows and held the learner to one core while the
+    workers' cores sat idle (collection and learning take turns; each worker keeps one thread)."""
     import json
     import tempfile
+
+    import torch
 
     from cnmahjong.training.config import load
     from cnmahjong.training.selfplay_ppo import train
 
     cfg = load("selfplay_ppo")
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6, backend=backend)
-        with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):  # no progress line
-            train(cfg)
-        with open(f"{tmp}/log.jsonl", encoding="utf-8") as f:
-            rows = [json.loads(line) for line in f][1:]  # the first update warms up
+    threads = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or 1)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg.update(run_dir=tmp, max_minutes=minutes, checkpoint_every_updates=10**6, backend=backend)
+            with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):  # no progress line
+                train(cfg)
+            with open(f"{tmp}/log.jsonl", encoding="utf-8") as f:
+                rows = [json.loads(line) for line in f][1:]  # the first update warms up
+    finally:
+        torch.set_num_threads(threads)
     collect = sum(r["collect_seconds"] for r in rows)
     learn = sum(r["learn_seconds"] for r in rows)
     decisions = sum(r["env_decisions"] for r in rows)
     return {"end to end": decisions / (collect + learn), "collection": decisions / collect,
-            "learning": decisions / learn, "collect share": collect / (collect + learn)}
+            "learning": decisions / learn, "collect share": collect / (collect + learn),
+            "learner threads": rows[-1]["learner_threads"]}
 
 
 def arena_rate(deals: int) -> float:
