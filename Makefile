@@ -94,7 +94,13 @@ $(WHEEL_VENV)/.installed: $(HOT_SOURCES) pyproject.toml $(STAMP)
 	$(WHEEL_VENV)/bin/pip install -q build/dist/cnmahjong-*.whl
 	touch $@
 
-bench: $(TRAIN_STAMP) compiled $(WHEEL_VENV)/.installed
+# RiichiEnv (pyproject's compare extra): make bench measures it beside VectorEnv, in the same rounds.
+COMPARE_STAMP := $(VENV)/.installed-compare
+$(COMPARE_STAMP): $(STAMP)
+	CNMAHJONG_NO_EXTENSIONS=1 $(PY) -m pip install -q -e ".[compare]"
+	touch $@
+
+bench: $(TRAIN_STAMP) $(COMPARE_STAMP) compiled $(WHEEL_VENV)/.installed
 	$(PY) -m cnmahjong.training.bench --trainer --wheel-python $(WHEEL_VENV)/bin/python
 
 clean:

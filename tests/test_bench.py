@@ -33,3 +33,23 @@ def test_the_trainer_row_learns_on_every_core_and_gives_the_threads_back(monkeyp
     assert seen == [os.cpu_count()]
     assert rates["learner threads"] == os.cpu_count()
     assert rates["end to end"] == 100.0 and rates["collection"] == 400.0 and rates["learning"] == 400 / 3
+
+
+def test_the_riichienv_lines_give_each_ruleset_its_ratio_beside_its_target():
+    from cnmahjong.envs.core.ruleset import rulesets
+    from cnmahjong.training.bench.cli import RIICHIENV_ROW, riichienv_lines, uint8_row
+
+    shipped = rulesets()
+    rows = [(uint8_row(rs), 60_000.0 * (i + 1), 0) for i, rs in enumerate(shipped)] + [(RIICHIENV_ROW, 40_000.0, 0)]
+    lines = riichienv_lines(rows)
+    assert len(lines) == len(shipped)
+    for i, (rs, line) in enumerate(zip(shipped, lines, strict=True)):
+        ratio = 1.5 * (i + 1)
+        assert line.startswith(f"{rs.title} VectorEnv uint8 over RiichiEnv, same rounds: {ratio:.2f}×")
+        if rs.riichienv_ratio:
+            flag = "ok" if ratio >= rs.riichienv_ratio else "BELOW TARGET"
+            assert line.endswith(f"(target ≥ {rs.riichienv_ratio}×)  {flag}")
+        else:
+            assert "target" not in line
+    assert any(rs.riichienv_ratio for rs in shipped)  # the targets are declared
+    assert riichienv_lines(rows[:-1]) == [riichienv_lines([])[0]] and "not measured" in riichienv_lines([])[0]

@@ -14,6 +14,10 @@ from cnmahjong.envs.core.sample_hands import random_counts
 from cnmahjong.envs.core.shapes import is_standard
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 
+RIICHIENV_RATIO = 2.0
+"""``Ruleset.riichienv_ratio``: the native-speed issue's target for the default ruleset, about
+twice RiichiEnv's Rust core with its encoder (1.05× when the issue was filed)."""
+
 
 def core_bench(rng: random.Random, hands: int) -> list[tuple[str, Callable[[], int], int]]:
     """(label, one pass over ``hands`` prepared hands returning the calls it made, target per second)."""

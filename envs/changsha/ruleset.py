@@ -19,5 +19,5 @@ CHANGSHA = Ruleset(
                    event_text=view.event_text, markers=view.markers,
                    action_tiles=view.action_tiles),
     stats=Stats(hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES, unit=view.unit),
-    core_bench=benchmarks.core_bench,
+    core_bench=benchmarks.core_bench, riichienv_ratio=benchmarks.RIICHIENV_RATIO,
 )

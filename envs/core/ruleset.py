@@ -168,6 +168,10 @@ class Ruleset:
     """``make bench``'s rules-core rows of this ruleset, where it has any: ``core_bench(rng, hands)``
     -> ``[(label, one_pass, target)]``, ``one_pass()`` running once over the prepared hands and
     returning the calls it made (the bench times it)."""
+    riichienv_ratio: float = 0.0
+    """``make bench``'s target for this ruleset's ``VectorEnv`` decisions (uint8, 64 tables) over
+    RiichiEnv's (random play with ``obs.encode()``) measured in the same run; 0: none, the ratio
+    is printed alone."""
 
     # ---- facts of the game class
     @property

@@ -29,6 +29,10 @@ def random_hangzhou_counts(rng: random.Random, n: int, count: int) -> list[tuple
     return out
 
 
+RIICHIENV_RATIO = 1.5
+"""``Ruleset.riichienv_ratio``: the native-speed issue's target for Hangzhou (0.65× when the issue was filed)."""
+
+
 def core_bench(rng: random.Random, hands: int) -> list[tuple[str, Callable[[], int], int]]:
     """(label, one pass over ``hands`` prepared hands returning the calls it made, target per second)."""
     h14 = random_hangzhou_counts(rng, 14, hands)

@@ -20,5 +20,5 @@ HANGZHOU = Ruleset(
                    event_text=view.event_text, markers=view.markers,
                    action_tiles=view.action_tiles),
     stats=Stats(hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES),
-    core_bench=benchmarks.core_bench,
+    core_bench=benchmarks.core_bench, riichienv_ratio=benchmarks.RIICHIENV_RATIO,
 )

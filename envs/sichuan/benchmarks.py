@@ -14,6 +14,9 @@ from cnmahjong.envs.core.sample_hands import random_counts
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.sichuan.patterns import wait_mask, win_shape
 
+RIICHIENV_RATIO = 0.0
+"""``Ruleset.riichienv_ratio``: no target of its own: the ratio is printed alone."""
+
 
 def core_bench(rng: random.Random, hands: int) -> list[tuple[str, Callable[[], int], int]]:
     """(label, one pass over ``hands`` prepared hands returning the calls it made, target per second)."""

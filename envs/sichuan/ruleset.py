@@ -18,5 +18,5 @@ SICHUAN = Ruleset(
     view=TableView(seat_tags=view.seat_tags, table_extras=view.table_extras, event_text=view.event_text,
                    markers=view.markers, click_tile=view.click_tile, action_tiles=view.action_tiles),
     stats=Stats(hand_stats=stats.hand_stats, stat_names=stats.STAT_NAMES),
-    core_bench=benchmarks.core_bench,
+    core_bench=benchmarks.core_bench, riichienv_ratio=benchmarks.RIICHIENV_RATIO,
 )

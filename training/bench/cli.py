@@ -30,6 +30,7 @@ from typing import Any
 
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, REGISTERED, rulesets
 from cnmahjong.training.bench.rates import (
+    RIICHIENV,
     aec_rate,
     arena_rate,
     collection_rates,
@@ -39,6 +40,7 @@ from cnmahjong.training.bench.rates import (
     parallel_ceiling,
     pass_rate,
     pure_vector_rate,
+    riichienv_rate,
     trainer_rates,
     vector_rate,
     vector_steps,
@@ -67,18 +69,45 @@ def measures(seconds: float, hands: int, wheel_python: str | None = None, search
                         lambda rs=rs, preset=preset: engine_rate(preset, seconds, rs), (400, 0)))
         out.append(((f"{rs.title} AEC env decisions (obs + mask)",), lambda rs=rs: aec_rate(seconds, rs), (20_000,)))
         if rs.name != DEFAULT_RULESET:
-            out.append(((f"{rs.title} VectorEnv decisions, uint8",),
-                        lambda rs=rs: vector_rate(seconds, "uint8", ruleset=rs), (0,)))
+            out.append(((uint8_row(rs),), lambda rs=rs: vector_rate(seconds, "uint8", ruleset=rs), (0,)))
             continue
         out += [
             ((f"{rs.title} VectorEnv decisions, float32 (64 tables)",), lambda: vector_rate(seconds), (40_000,)),
-            ((f"{rs.title} VectorEnv decisions, uint8 (64 tables)",), lambda: vector_rate(seconds, "uint8"), (40_000,)),
+            ((uint8_row(rs),), lambda: vector_rate(seconds, "uint8"), (40_000,)),
             (("  the same, pure Python (CNMAHJONG_PURE=1)",), lambda: pure_vector_rate(seconds), (0,)),
             (("  the same with state=True (global state)",), lambda: vector_rate(seconds, "uint8", state=True), (0,)),
         ]
         if wheel_python:
             out.append((("  the same, installed wheel (fresh venv)",),
                         lambda: installed_vector_rate(wheel_python, seconds), (40_000,)))
+    if importlib.util.find_spec("riichienv"):
+        out.append(((RIICHIENV_ROW,), lambda: riichienv_rate(seconds), (0,)))
+    return out
+
+
+RIICHIENV_ROW = f"RiichiEnv decisions, random play, obs.encode() ({RIICHIENV}, Rust core)"
+
+
+def uint8_row(rs: Any) -> str:
+    """The name of a ruleset's ``VectorEnv`` uint8 row (64 tables; the default ruleset's says so)."""
+    return f"{rs.title} VectorEnv decisions, uint8" + (" (64 tables)" if rs.name == DEFAULT_RULESET else "")
+
+
+def riichienv_lines(rows: list[tuple[str, float, int]]) -> list[str]:
+    """Each ruleset's ``VectorEnv`` uint8 decisions over RiichiEnv's, both from the same rounds,
+    beside the ruleset's target (``Ruleset.riichienv_ratio``)."""
+    values = {name: value for name, value, _ in rows}
+    theirs = values.get(RIICHIENV_ROW)
+    if theirs is None:
+        return [f"RiichiEnv: not measured (not installed; make bench installs it: pip install {RIICHIENV!r})"]
+    out = []
+    for rs in rulesets():
+        ours = values.get(uint8_row(rs))
+        if ours is None:
+            continue
+        ratio, target = ours / theirs, rs.riichienv_ratio
+        flag = f" (target ≥ {target}×)  {'ok' if ratio >= target else 'BELOW TARGET'}" if target else ""
+        out.append(f"{rs.title} VectorEnv uint8 over RiichiEnv, same rounds: {ratio:.2f}×{flag}")
     return out
 
 
@@ -177,10 +206,11 @@ def main(argv: list[str] | None = None) -> None:
             best[i] = max(best[i], value if isinstance(value, tuple) else (value,))
     rows = [(name, value, target) for (names, _, targets), values in zip(rows_of, best, strict=True)
             for name, value, target in zip(names, values, targets, strict=True)]
-    lines: list[str] = []
+    lines = [] if args.search_only else riichienv_lines(rows)
     if args.trainer and not args.search_only:
-        more, lines = trainer_rows(args.collect_seconds, args.trainer_minutes)
+        more, trainer_lines = trainer_rows(args.collect_seconds, args.trainer_minutes)
         rows += more
+        lines += trainer_lines
         rows.append(("arena deals, checkpoint vs 3 greedy, 2 cores", arena_rate(400), 30))
     print_rows(rows, lines)
 

@@ -99,6 +99,38 @@ def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64,
     return decisions / (time.perf_counter() - start)
 
 
+RIICHIENV = "riichienv==0.4.11"
+"""The RiichiEnv the bench compares with (``pyproject.toml``'s ``compare`` extra, installed by
+``make bench``): a pinned version, so that the ratio rows compare the same thing from run to run."""
+
+
+def riichienv_rate(min_time: float) -> float:
+    """Decisions per second of RiichiEnv (Japanese riichi mahjong on its Rust core) in random play,
+    as the native-speed issue measured it beside ``VectorEnv``: every seat asked for a decision
+    gets ``obs.encode()`` (its (74, 34) float32 features) and a uniform legal action, then
+    ``env.step``; one hand (kyoku) after another, with its MJAI logging off (its faster mode:
+    48,000 against 57,500 with the log, measured together here). ``ImportError`` without it."""
+    from riichienv import RiichiEnv
+
+    rng = random.Random(0)
+    env = RiichiEnv(seed=0, skip_mjai_logging=True)
+    observations = env.reset()
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < min_time:
+        if env.done():
+            observations = env.reset()
+            continue
+        actions = {}
+        for seat, obs in observations.items():
+            obs.encode()
+            legal = obs.legal_actions()
+            actions[seat] = legal[int(rng.random() * len(legal))]
+        decisions += len(actions)
+        observations = env.step(actions)
+    return decisions / (time.perf_counter() - start)
+
+
 def vector_steps(steps: int, obs_dtype: str = "uint8", ruleset: str | None = None) -> int:
     """A fixed ``VectorEnv`` workload for instruction counts (``ruleset``, else the default one): 64 tables, 20
     warm-up steps, then ``steps`` steps of random legal actions; returns the decisions of those steps. Run it under
