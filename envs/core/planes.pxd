@@ -2,6 +2,8 @@
 # cimports them calls them in C, not through a Python call.
 cimport cython
 
+@cython.locals(n=Py_ssize_t, k=Py_ssize_t, lv=int, c=int, p="const unsigned char *", buf="unsigned char[136]")
+cdef bytes _therm(row, int levels)
 cpdef bytes therm4(row)
 cpdef bytes therm(row, int levels)
 @cython.locals(c=bytearray, t=Py_ssize_t)

@@ -57,21 +57,26 @@ def therm_of_kinds(tiles: list[int], num_kinds: int, levels: int) -> bytes:
     return therm(count_row(tiles, num_kinds), levels)
 
 
-@cython.cfunc
-@cython.locals(levels=cython.int, n=cython.Py_ssize_t, k=cython.Py_ssize_t, lv=cython.int, c=cython.int,
-               p=cython.p_uchar, q=cython.p_uchar, out=bytearray)
+THERM_BYTES = 4 * 34
+"""The most bytes ``_therm`` writes in its C buffer (four planes of 34 kinds; a literal in planes.pxd)."""
+
+
 def _therm(row: bytes, levels: int) -> bytes:
-    """The first ``levels`` thermometer planes of ``row`` in one C loop (compiled only: as Python,
-    ``translate`` runs in C already; the translates and the join are Python calls when compiled)."""
+    """The first ``levels`` thermometer planes of ``row`` in one C loop, written in a C buffer and
+    made bytes once (compiled only, its C types in planes.pxd: as Python, ``translate`` runs in C
+    already; when compiled, the translates, the join, or a ``bytearray`` made and copied are
+    Python calls). A longer row: refused (no ruleset has one)."""
     n = len(row)
-    out = bytearray(levels * n)
+    if levels * n > THERM_BYTES:
+        raise ValueError(f"{levels} thermometer planes of {n} kinds exceed {THERM_BYTES} bytes")
     p = row  # a bytes or bytearray row (anything else: TypeError)
-    q = out
+    if not cython.compiled:  # planes.pxd's C buffer, as a bytearray
+        buf = bytearray(THERM_BYTES)
     for k in range(n):
         c = p[k]
         for lv in range(levels):
-            q[lv * n + k] = c > lv
-    return bytes(out)
+            buf[lv * n + k] = c > lv
+    return bytes(buf[:levels * n]) if not cython.compiled else buf[:levels * n]
 
 
 SEAT_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]

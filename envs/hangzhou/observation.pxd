@@ -1,6 +1,7 @@
 # C types for observation.py (pure-Python mode, as ``game.pxd``): the encoder is an extension type,
-# its cached blocks C slots read without a dict lookup, and it reads the game's public C slots as
-# struct fields (``@cython.locals(game=HangzhouGame)``), not by attribute lookup.
+# its cached blocks C slots read without a dict lookup, its steps ``cpdef`` methods called through
+# the type's method table, and it reads the game's public C slots as struct fields, not by
+# attribute lookup.
 cimport cython
 from cnmahjong.envs.core.planes cimport therm4
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame
@@ -8,6 +9,14 @@ from cnmahjong.envs.hangzhou.game cimport HangzhouGame
 
 @cython.auto_pickle(False)
 cdef class Encoder:
-    cdef public object _game, _read, hands, claims_seen
+    cdef public object _game, _read, hands, claims_seen, packed_total, river_total
     cdef public list own_melds, melds, own_kongs, kongs, own_packed, packed, river_packed, hidden
     cdef public list river, river_rows, recent, claims_blocks
+
+    @cython.locals(row=bytearray, plane=bytearray, level=int)
+    cpdef _discarded(self, int s, int t)
+    @cython.locals(game=HangzhouGame)
+    cpdef _update(self, game)
+    @cython.locals(game=HangzhouGame, s1=int, s2=int, s3=int, k=int, own_turn=bint, melds=list, river=list,
+                   kongs=list, hidden=list, recent=list)
+    cpdef bytes planes(self, game, int seat)

@@ -14,17 +14,10 @@ the offset constants (``HAND``, ``MELDS``...), ``NUM_CHANNELS``, the README's ch
 
 from __future__ import annotations
 
-try:
-    import cython
-except ImportError:  # the pure package without Cython: the C declarations do nothing
-    from cnmahjong.envs.core import no_cython as cython
-
-from operator import itemgetter
-
 import numpy as np
 
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
-from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm4
+from cnmahjong.envs.core.planes import SEAT_ORDER, HandRows, Rows, split_public_log, therm4
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
 from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
 from cnmahjong.envs.hangzhou.patterns import WHITE
@@ -76,7 +69,7 @@ NUM_CHANNELS = CHANNELS.size
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
 
 _R = Rows(NUM_KINDS)
-_ORDER, _ROTATE = SEAT_ORDER, ROTATE
+_ORDER = SEAT_ORDER
 _PHASE_BLOCK = {p: b"".join(_R.ones if q == p else _R.zero for q in PHASES) for p in PHASES}
 _STREAK_BLOCK = {lv: b"".join(_R.ones if q == lv else _R.zero for q in (1, 2, 3)) for lv in (1, 2, 3)}
 _LEVELS = [b"".join(_R.ones if n > i else _R.zero for i in range(k)) for k in (2, 3) for n in range(8)]
@@ -88,18 +81,19 @@ _BYTE_ONE = [1 << 8 * k for k in range(NUM_KINDS)]
 game's ``indicator`` is a C int, a shift of it would be one too)."""
 
 
+_ONEHOT = _R.onehot
+
+
 def _bits_row(bits: int) -> bytes:
     return bytes((bits >> k) & 1 for k in range(NUM_KINDS)) if bits else _R.zero
 
-
-_OTHERS_OF = [itemgetter(*order[1:]) for order in _ORDER]
 
 
 class Encoder:
     """The ``hz-v0`` encoder (the env keeps one). Public blocks are kept per game and absolute
     seat, rebuilt only for the seats the game's ``public_log`` names since the last call (meld
     rows as the owner sees them and as the others do, hidden kongs left out; river and recent
-    discard planes); each call picks them in the observer's seat order with C-level itemgetters.
+    discard planes); each call picks them in the observer's seat order by index.
     The claims block is cached per number of claims made. The output equals a fresh encoder's
     at every step (tested)."""
 
@@ -126,6 +120,7 @@ class Encoder:
         self.own_melds, self.melds = [_R.pad[4]] * 4, [_R.pad[4]] * 4
         self.own_kongs, self.kongs = [_R.zero] * 4, [_R.zero] * 4
         self.own_packed, self.packed, self.river_packed = [0] * 4, [0] * 4, [0] * 4
+        self.packed_total = self.river_total = 0  # sum(self.packed), sum(self.river_packed), kept as they change
         self.hidden = [_TWO[0]] * 4
         self.river: list[bytearray] = [bytearray(_R.pad[4]) for _ in range(4)]
         self.river_rows = [bytearray(NUM_KINDS) for _ in range(4)]
@@ -156,7 +151,9 @@ class Encoder:
                 seen_k[m.tiles[0]] = 1
         self.own_melds[s], self.melds[s] = therm4(bytes(own)), therm4(bytes(seen))
         self.own_kongs[s], self.kongs[s] = bytes(own_k), bytes(seen_k)
-        self.own_packed[s], self.packed[s] = int.from_bytes(own, "little"), int.from_bytes(seen, "little")
+        packed = int.from_bytes(seen, "little")
+        self.packed_total += packed - self.packed[s]
+        self.own_packed[s], self.packed[s] = int.from_bytes(own, "little"), packed
         self.hidden[s] = _TWO[min(hidden, 2)]
 
     def _river_changed(self, s: int, counts: bytearray, river: list[int]) -> None:
@@ -164,20 +161,25 @@ class Encoder:
         row = bytes(counts)
         self.river_rows[s] = bytearray(row)
         self.river[s] = bytearray(therm4(row))  # kept patchable by ``_discarded``
-        self.river_packed[s] = int.from_bytes(row, "little")
+        packed = int.from_bytes(row, "little")
+        self.river_total += packed - self.river_packed[s]
+        self.river_packed[s] = packed
         recent = river[: -RECENT - 1: -1]
         self.recent[s] = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
 
     def _discarded(self, s: int, t: int) -> None:
-        """Tile ``t`` joined seat ``s``'s river: one byte of its planes, the recent discards shift."""
+        """Tile ``t`` joined seat ``s``'s river: one byte of its planes, the recent discards shift
+        (typed in observation.pxd: the bytes are set in C)."""
         row = self.river_rows[s]
         level = row[t]
         row[t] = level + 1
-        self.river[s][level * NUM_KINDS + t] = 1  # thermometer plane "count > level"
-        self.river_packed[s] += 1 << (8 * t)
-        self.recent[s] = _R.onehot[t] + self.recent[s][:(RECENT - 1) * NUM_KINDS]
+        plane = self.river[s]
+        plane[level * 34 + t] = 1  # thermometer plane "count > level" (NUM_KINDS: a literal for C)
+        one = _BYTE_ONE[t]
+        self.river_packed[s] += one
+        self.river_total += one
+        self.recent[s] = _ONEHOT[t] + self.recent[s][:(RECENT - 1) * NUM_KINDS]
 
-    @cython.locals(game=HangzhouGame)
     def _update(self, game: HangzhouGame) -> None:
         if game is not self._game:
             self._reset(game)
@@ -200,37 +202,43 @@ class Encoder:
             rows = [[_THREE[min(c, 3)] for c in row] for row in claims]  # list comprehensions: C loops
             self.claims_blocks = [b"".join([rows[a][b] for a in order for b in order if b != a]) for order in _ORDER]
 
-    @cython.locals(game=HangzhouGame)
+
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
-        itself (``planes_to_float`` divides it)."""
+        itself (``planes_to_float`` divides it). The other seats' blocks are picked by index in
+        ``seat``'s relative order (``SEAT_ORDER``: next, opposite, previous), one tuple joined (list
+        comprehensions, not generators: a compiled ``cpdef`` method has no closures)."""
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
         self._update(game)
         cached = self.hands.get(seat, game.hands[seat])
-        seen = (cached[2] + _BYTE_ONE[game.indicator] + sum(self.packed) + sum(self.river_packed)
+        seen = (cached[2] + _BYTE_ONE[game.indicator] + self.packed_total + self.river_total
                 + self.own_packed[seat] - self.packed[seat])
         window = game._window
         if window is None:
             claim, actor = _R.zero, game.turn
         else:
-            claim, actor = _R.onehot[window.tiles[0]], window.payer
+            claim, actor = _ONEHOT[window.tiles[0]], window.payer
         drawn = game.drawn
         own_turn = game.turn == seat and game.phase == "discard"
         k = game.indicator
         piao, pending = game.piao, game.piao_pending
-        rotate, others = _ROTATE[seat], _OTHERS_OF[seat]
+        shipeng = game.shipeng[seat]
+        s1, s2, s3 = (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4
+        melds, river, kongs, hidden, recent = self.melds, self.river, self.kongs, self.hidden, self.recent
         return b"".join((
-            cached[1], self.own_melds[seat], *others(self.melds),
-            *rotate(self.river),
+            cached[1], self.own_melds[seat], melds[s1], melds[s2], melds[s3],
+            river[seat], river[s1], river[s2], river[s3],
             therm4((_FOURS - seen).to_bytes(NUM_KINDS, "little")),
-            self.own_kongs[seat], *others(self.kongs),
-            _TWO[0], *others(self.hidden),
-            *rotate(self.recent),
-            _R.onehot[drawn] if own_turn and drawn is not None else _R.zero,
-            _R.onehot[k], _R.onehot[k] if k != WHITE else _R.zero,
-            _bits_row(game.shipeng[seat]), claim,
+            self.own_kongs[seat], kongs[s1], kongs[s2], kongs[s3],
+            _TWO[0], hidden[s1], hidden[s2], hidden[s3],
+            recent[seat], recent[s1], recent[s2], recent[s3],
+            _ONEHOT[drawn] if own_turn and drawn is not None else _R.zero,
+            _ONEHOT[k], _ONEHOT[k] if k != WHITE else _R.zero,
+            _bits_row(shipeng) if shipeng else _R.zero, claim,
             _R.seat[(game.dealer - seat) % 4], _R.seat[(actor - seat) % 4],
-            b"".join(_TWO[min(piao[s], 2)] for s in _ORDER[seat]) if any(piao) else _R.pad[8],
-            _R.flags[tuple(int(s in pending) for s in _ORDER[seat])] if pending else _R.pad[4],
+            b"".join([_TWO[min(piao[s], 2)] for s in _ORDER[seat]]) if any(piao) else _R.pad[8],
+            _R.flags[tuple([int(s in pending) for s in _ORDER[seat]])] if pending else _R.pad[4],
             _STREAK_BLOCK[game.streak],
             self.claims_blocks[seat],
             _R.count[game.wall.remaining],
