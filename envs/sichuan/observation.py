@@ -143,12 +143,17 @@ class Encoder:
         self._rivers: list[tuple[Any, bytes, bytes]] = []
         self._melds: list[tuple[Any, bytes, bytes, bytes]] = []
 
+    def __getstate__(self) -> dict:
+        return {}  # caches only
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+
     def __call__(self, game: SichuanGame, seat: int) -> np.ndarray:
         """The float32 observation: the uint8 planes converted, money and wall planes divided."""
         raw = np.frombuffer(self.planes(game, seat), dtype=np.uint8).reshape(SHAPE)
         return planes_to_float(raw)
 
-    @cython.locals(game=SichuanGame)
     def _river(self, game: SichuanGame, s: int) -> tuple[bytes, bytes]:
         """Seat ``s``'s RIVER and RECENT_DISCARDS rows."""
         river = game.rivers[s]
@@ -159,7 +164,6 @@ class Encoder:
             cached = self._rivers[s] = (key, therm_of_kinds(river, KINDS, 4), recent)
         return cached[1], cached[2]
 
-    @cython.locals(game=SichuanGame)
     def _meld_rows(self, game: SichuanGame, s: int, seat: int) -> tuple[bytes, bytes, bytes]:
         """Seat ``s``'s MELDS, KONGS and HIDDEN_KONGS rows as ``seat`` sees them."""
         hide = s != seat and not game.config.reveal_angang_tile
@@ -181,7 +185,6 @@ class Encoder:
             cached = self._melds[s] = (key, therm(row, 4), bytes(quads), _LEVELS[2][min(face_down, 2)])
         return cached[1], cached[2], cached[3]
 
-    @cython.locals(game=SichuanGame)
     def planes(self, game: SichuanGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
         if self._events is not game.events:  # another hand: nothing cached holds
@@ -235,7 +238,7 @@ class Encoder:
             *void_rows, *melds, *kongs, *hidden, *rivers, *recent, *out, *won, *gains, *losses, *money,
             _R.ones if threshold is not None else _R.zero,
             _level(6, threshold or 0),
-            _kinds(t for t in range(KINDS) if lock >> t & 1) if lock else _R.zero,
+            _kinds([t for t in range(KINDS) if lock >> t & 1]) if lock else _R.zero,
             offered,
             _R.seat[(actor - seat) % 4],
             _R.seat[(game.dealer - seat) % 4],
