@@ -13,11 +13,10 @@ cdef class Encoder:
     cdef public object _events
     cdef public list _rivers, _melds
 
-    @cython.locals(game=SichuanGame, river=list, cached=tuple)
+    @cython.locals(game=SichuanGame, river=list, cached=tuple, key=int)
     cpdef tuple _river(self, game, int s)
     @cython.locals(game=SichuanGame, melds=list, cached=tuple, row=bytearray, quads=bytearray, face_down=int,
-                   hide=bint, m=Meld)
+                   hide=bint, m=Meld, p="const unsigned char *", total=int, k=int, key=int)
     cpdef tuple _meld_rows(self, game, int s, int seat)
-    @cython.locals(game=SichuanGame, s=int, held=list, void_rows=list, melds=list, kongs=list, hidden=list,
-                   rivers=list, recent=list, out=list, won=list, gains=list, losses=list, money=list)
+    @cython.locals(game=SichuanGame, s=int, r=int, held=list, parts=list, order=tuple)
     cpdef bytes planes(self, game, int seat)

@@ -124,9 +124,21 @@ def _kinds(kinds: Any) -> bytes:
     return bytes(row)
 
 
-@cython.cfunc  # a C call from planes (twelve a call)
+_ONEHOT, _ZERO, _ONES, _PAD, _SEATS, _COUNT = _R.onehot, _R.zero, _R.ones, _R.pad, _R.seat, _R.count
+"""``_R``'s rows as module names (an attribute of ``_R`` is a lookup a read)."""
+
+
+@cython.cfunc  # a C call from planes (twelve a call), its arithmetic in C
+@cython.locals(amount=cython.longlong, base=cython.longlong, n=cython.longlong)
 def _money(amount: int, base: int) -> bytes:
-    return _R.count[min(amount // base, MONEY_CLAMP)]
+    n = amount // base
+    return _COUNT[n if n < 255 else 255]  # MONEY_CLAMP (a literal for C)
+
+
+_PARTS = 58
+"""Rows ``planes`` joins: 6 of the seat's own, 11 groups of the four relative seats (VOID, MELDS,
+KONGS, HIDDEN_KONGS, RIVER, RECENT_DISCARDS, OUT, WON, GAINS, LOSSES, MONEY: group ``g``'s row
+of relative seat ``r`` at ``6 + 4 g + r``), 8 more."""
 
 
 class Encoder:
@@ -157,10 +169,10 @@ class Encoder:
     def _river(self, game: SichuanGame, s: int) -> tuple[bytes, bytes]:
         """Seat ``s``'s RIVER and RECENT_DISCARDS rows."""
         river = game.rivers[s]
-        key = (len(river), river[-1] if river else -1)
+        key = len(river) * 64 + (river[-1] + 1 if river else 0)  # (length, last tile) as one int
         cached = self._rivers[s]
         if cached[0] != key:
-            recent = b"".join([_R.onehot[t] for t in river[:-RECENT - 1:-1]]) + _R.pad[RECENT - min(RECENT, len(river))]
+            recent = b"".join([_ONEHOT[t] for t in river[:-RECENT - 1:-1]]) + _PAD[RECENT - min(RECENT, len(river))]
             cached = self._rivers[s] = (key, therm_of_kinds(river, KINDS, 4), recent)
         return cached[1], cached[2]
 
@@ -168,7 +180,15 @@ class Encoder:
         """Seat ``s``'s MELDS, KONGS and HIDDEN_KONGS rows as ``seat`` sees them."""
         hide = s != seat and not game.config.reveal_angang_tile
         melds = game.melds[s]
-        key = (len(melds), sum(game.melded[s]), hide)
+        melded = game.melded[s]
+        if cython.compiled:  # sum(melded) in C
+            p = melded
+            total = 0
+            for k in range(27):  # KINDS (a literal for C)
+                total += p[k]
+        else:
+            total = sum(melded)
+        key = (len(melds) * 256 + total) * 2 + hide  # (melds, tiles in them, hidden) as one int
         cached = self._melds[s]
         if cached[0] != key:
             row = bytearray(KINDS)
@@ -189,62 +209,57 @@ class Encoder:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
         if self._events is not game.events:  # another hand: nothing cached holds
             self._events = game.events
-            self._rivers = [(None, b"", b"")] * 4
-            self._melds = [(None, b"", b"", b"")] * 4
+            self._rivers = [(-1, b"", b"")] * 4
+            self._melds = [(-1, b"", b"", b"")] * 4
         order = SEAT_ORDER[seat]
         window = game._window
         own_picks = [a - A.SWAP for a in window.picks.get(seat, [])] if window is not None \
             and window.kind == SWAP else []
         drawn = game.turn_draws[-1] if (game.phase == "discard" and game.turn == seat and game.turn_draws) else None
         if isinstance(window, ClaimWindow):
-            offered, actor = _R.onehot[window.tiles[0]], window.payer
+            offered, actor = _ONEHOT[window.tiles[0]], window.payer
         else:
-            offered, actor = _R.zero, game.turn
+            offered, actor = _ZERO, game.turn
         voids = game.voids
         wins = {w["seat"]: w for w in game._wins} if game._wins else {}
         base = game.config.base
         held = [0] * 4
         for e in game.ledger:
             held[e.owner] += e.amount
-        void_rows, melds, kongs, hidden, rivers, recent, out, won, gains, losses, money = \
-            [], [], [], [], [], [], [], [], [], [], []
         suit_void = _CHOICE[SUIT_LABELS]
         out_kind = _CHOICE[OUT_LABELS]
-        for s in order:  # one pass over the seats, every per-seat group filled in relative order
-            void_rows.append(suit_void[UNKNOWN if voids is None else SUIT_LABELS[1 + voids[s]]])
-            meld_row, kong_row, hidden_row = self._meld_rows(game, s, seat)
-            melds.append(meld_row)
-            kongs.append(kong_row)
-            hidden.append(hidden_row)
-            river_row, recent_row = self._river(game, s)
-            rivers.append(river_row)
-            recent.append(recent_row)
-            w = wins.get(s)
-            out.append(out_kind[w["kind"] if w is not None else "in"])
-            won.append(_R.onehot[w["tile"]] if w is not None and w["tile"] is not None else _R.zero)
-            paid = game.payments[s]
-            gains.append(_money(paid if paid > 0 else 0, base))
-            losses.append(_money(-paid if paid < 0 else 0, base))
-            money.append(_money(held[s], base))
         threshold = game.threshold[seat]
         lock = game.peng_lock[seat]
-        parts = [
-            therm4(bytes(game.hands[seat])),
-            _R.onehot[drawn] if drawn is not None else _R.zero,
-            therm_of_kinds(own_picks or game.passed[seat], KINDS, 3),
-            therm_of_kinds(game.received[seat], KINDS, 3),
-            _choice(DIRECTION_LABELS, game.swap_direction or UNKNOWN),
-            _level(3, len(own_picks)),
-            *void_rows, *melds, *kongs, *hidden, *rivers, *recent, *out, *won, *gains, *losses, *money,
-            _R.ones if threshold is not None else _R.zero,
-            _level(6, threshold or 0),
-            _kinds([t for t in range(KINDS) if lock >> t & 1]) if lock else _R.zero,
-            offered,
-            _R.seat[(actor - seat) % 4],
-            _R.seat[(game.dealer - seat) % 4],
-            _R.count[game.wall.remaining],
-            _choice(PHASES, game.phase),
-        ]
+        parts = [_ZERO] * _PARTS  # the rows in plane order (``_PARTS``), filled in place
+        parts[0] = therm4(bytes(game.hands[seat]))
+        parts[1] = _ONEHOT[drawn] if drawn is not None else _ZERO
+        parts[2] = therm_of_kinds(own_picks or game.passed[seat], KINDS, 3)
+        parts[3] = therm_of_kinds(game.received[seat], KINDS, 3)
+        parts[4] = _choice(DIRECTION_LABELS, game.swap_direction or UNKNOWN)
+        parts[5] = _level(3, len(own_picks))
+        for r in range(4):  # one pass over the seats, in relative order: each seat's row of every group
+            s = order[r]
+            parts[6 + r] = suit_void[UNKNOWN if voids is None else SUIT_LABELS[1 + voids[s]]]
+            parts[10 + r], parts[14 + r], parts[18 + r] = self._meld_rows(game, s, seat)
+            parts[22 + r], parts[26 + r] = self._river(game, s)
+            w = wins.get(s)
+            parts[30 + r] = out_kind[w["kind"] if w is not None else "in"]
+            if w is not None and w["tile"] is not None:
+                parts[34 + r] = _ONEHOT[w["tile"]]
+            paid = game.payments[s]
+            parts[38 + r] = _money(paid if paid > 0 else 0, base)
+            parts[42 + r] = _money(-paid if paid < 0 else 0, base)
+            parts[46 + r] = _money(held[s], base)
+        if threshold is not None:
+            parts[50] = _ONES
+        parts[51] = _level(6, threshold or 0)
+        if lock:
+            parts[52] = _kinds([t for t in range(KINDS) if lock >> t & 1])
+        parts[53] = offered
+        parts[54] = _SEATS[(actor - seat) % 4]
+        parts[55] = _SEATS[(game.dealer - seat) % 4]
+        parts[56] = _COUNT[game.wall.remaining]
+        parts[57] = _choice(PHASES, game.phase)
         return b"".join(parts)
 
 
