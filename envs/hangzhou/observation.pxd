@@ -3,16 +3,24 @@
 # the type's method table, and it reads the game's public C slots as struct fields, not by
 # attribute lookup.
 cimport cython
+from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.planes cimport therm4
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame
 
 
 @cython.auto_pickle(False)
 cdef class Encoder:
-    cdef public object _game, _read, hands, claims_seen, packed_total, river_total
+    cdef public object _game, _read, claims_seen, seen_total
     cdef public list own_melds, melds, own_kongs, kongs, own_packed, packed, river_packed, hidden
     cdef public list river, river_rows, recent, claims_blocks
 
+    @cython.locals(game=HangzhouGame, s=int)
+    cpdef _reset(self, game)
+    @cython.locals(own=bytearray, seen=bytearray, own_k=bytearray, seen_k=bytearray, hidden=int, m=Meld, quad=bint,
+                   t=int)
+    cpdef _melds_changed(self, int s, list melds)
+    @cython.locals(row=bytes, recent=list)
+    cpdef _river_changed(self, int s, counts, list river)
     @cython.locals(row=bytearray, plane=bytearray, level=int)
     cpdef _discarded(self, int s, int t)
     @cython.locals(game=HangzhouGame)

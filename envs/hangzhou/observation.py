@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
-from cnmahjong.envs.core.planes import SEAT_ORDER, HandRows, Rows, split_public_log, therm4
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, split_public_log, therm4
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
 from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
 from cnmahjong.envs.hangzhou.patterns import WHITE
@@ -82,6 +82,7 @@ game's ``indicator`` is a C int, a shift of it would be one too)."""
 
 
 _ONEHOT = _R.onehot
+_FROM_BYTES = int.from_bytes  # looked up once (a method lookup a call otherwise)
 
 
 def _bits_row(bits: int) -> bytes:
@@ -120,12 +121,11 @@ class Encoder:
         self.own_melds, self.melds = [_R.pad[4]] * 4, [_R.pad[4]] * 4
         self.own_kongs, self.kongs = [_R.zero] * 4, [_R.zero] * 4
         self.own_packed, self.packed, self.river_packed = [0] * 4, [0] * 4, [0] * 4
-        self.packed_total = self.river_total = 0  # sum(self.packed), sum(self.river_packed), kept as they change
+        self.seen_total = 0  # sum(self.packed) + sum(self.river_packed), kept as they change
         self.hidden = [_TWO[0]] * 4
         self.river: list[bytearray] = [bytearray(_R.pad[4]) for _ in range(4)]
         self.river_rows = [bytearray(NUM_KINDS) for _ in range(4)]
         self.recent = [_R.pad[RECENT]] * 4
-        self.hands = HandRows()
         self.claims_seen = -1
         self.claims_blocks: list[bytes] = [b""] * 4
         for s in range(4):
@@ -151,9 +151,9 @@ class Encoder:
                 seen_k[m.tiles[0]] = 1
         self.own_melds[s], self.melds[s] = therm4(bytes(own)), therm4(bytes(seen))
         self.own_kongs[s], self.kongs[s] = bytes(own_k), bytes(seen_k)
-        packed = int.from_bytes(seen, "little")
-        self.packed_total += packed - self.packed[s]
-        self.own_packed[s], self.packed[s] = int.from_bytes(own, "little"), packed
+        packed = _FROM_BYTES(seen, "little")
+        self.seen_total += packed - self.packed[s]
+        self.own_packed[s], self.packed[s] = _FROM_BYTES(own, "little"), packed
         self.hidden[s] = _TWO[min(hidden, 2)]
 
     def _river_changed(self, s: int, counts: bytearray, river: list[int]) -> None:
@@ -161,8 +161,8 @@ class Encoder:
         row = bytes(counts)
         self.river_rows[s] = bytearray(row)
         self.river[s] = bytearray(therm4(row))  # kept patchable by ``_discarded``
-        packed = int.from_bytes(row, "little")
-        self.river_total += packed - self.river_packed[s]
+        packed = _FROM_BYTES(row, "little")
+        self.seen_total += packed - self.river_packed[s]
         self.river_packed[s] = packed
         recent = river[: -RECENT - 1: -1]
         self.recent[s] = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
@@ -177,7 +177,7 @@ class Encoder:
         plane[level * 34 + t] = 1  # thermometer plane "count > level" (NUM_KINDS: a literal for C)
         one = _BYTE_ONE[t]
         self.river_packed[s] += one
-        self.river_total += one
+        self.seen_total += one
         self.recent[s] = _ONEHOT[t] + self.recent[s][:(RECENT - 1) * NUM_KINDS]
 
     def _update(self, game: HangzhouGame) -> None:
@@ -211,8 +211,8 @@ class Encoder:
         if not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3, got {seat}")
         self._update(game)
-        cached = self.hands.get(seat, game.hands[seat])
-        seen = (cached[2] + _BYTE_ONE[game.indicator] + self.packed_total + self.river_total
+        hand = bytes(game.hands[seat])  # changed since the seat's last call, nearly always: not cached
+        seen = (_FROM_BYTES(hand, "little") + _BYTE_ONE[game.indicator] + self.seen_total
                 + self.own_packed[seat] - self.packed[seat])
         window = game._window
         if window is None:
@@ -227,7 +227,7 @@ class Encoder:
         s1, s2, s3 = (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4
         melds, river, kongs, hidden, recent = self.melds, self.river, self.kongs, self.hidden, self.recent
         return b"".join((
-            cached[1], self.own_melds[seat], melds[s1], melds[s2], melds[s3],
+            therm4(hand), self.own_melds[seat], melds[s1], melds[s2], melds[s3],
             river[seat], river[s1], river[s2], river[s3],
             therm4((_FOURS - seen).to_bytes(NUM_KINDS, "little")),
             self.own_kongs[seat], kongs[s1], kongs[s2], kongs[s3],
