@@ -22,7 +22,7 @@ cdef class TableGame:
     cdef public object phase, _window, events, hands, result
     cdef public dict pending
 
-    @cython.locals(t=int, held=list)
+    @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
     cpdef list _held_kinds(self, bytearray h)
     cpdef legal_mask(self, seat)
     @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")

@@ -325,11 +325,19 @@ class TableGame:
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
-        if cython.compiled:  # a C loop over the typed count vector (a comprehension's variable
-            held = []  # would be a Python object: its own scope, untyped)
-            for t in range(len(h)):
-                if h[t]:
-                    held.append(t)
+        if cython.compiled:  # C loops over the count vector through a pointer (a comprehension's
+            p = h  # variable would be a Python object: its own scope, untyped); the list made at its size
+            n = len(h)
+            size = 0
+            for t in range(n):
+                if p[t]:
+                    size += 1
+            held = [0] * size
+            size = 0
+            for t in range(n):
+                if p[t]:
+                    held[size] = t
+                    size += 1
             return held
         return list(compress(range(len(h)), h))  # the same, in C as Python
 

@@ -81,7 +81,13 @@ _BYTE_ONE = [1 << 8 * k for k in range(NUM_KINDS)]
 game's ``indicator`` is a C int, a shift of it would be one too)."""
 
 
-_ONEHOT = _R.onehot
+_ONEHOT, _ZERO, _ONES, _PAD, _SEATS, _FLAGS, _COUNT = _R.onehot, _R.zero, _R.ones, _R.pad, _R.seat, _R.flags, _R.count
+"""``_R``'s rows as module names (an attribute of ``_R`` is a lookup a read)."""
+_RECENT_KEEP = (RECENT - 1) * NUM_KINDS
+"""Bytes of the recent-discard planes a new discard keeps (it drops the oldest plane)."""
+_CLAIMS_BLOCKS: dict[tuple[int, ...], list[bytes]] = {}
+"""Per claims table (``game.claims`` flattened), each seat's CLAIMS block: most hands share a few
+tables (none made, one claim), and the blocks are only read; cleared past 4,096 tables."""
 _FROM_BYTES = int.from_bytes  # looked up once (a method lookup a call otherwise)
 
 
@@ -118,14 +124,14 @@ class Encoder:
     # ------------------------------------------------------------- public blocks
     def _reset(self, game: HangzhouGame) -> None:
         self._game, self._read = game, len(game.public_log)  # built from the game's state as it is
-        self.own_melds, self.melds = [_R.pad[4]] * 4, [_R.pad[4]] * 4
-        self.own_kongs, self.kongs = [_R.zero] * 4, [_R.zero] * 4
+        self.own_melds, self.melds = [_PAD[4]] * 4, [_PAD[4]] * 4
+        self.own_kongs, self.kongs = [_ZERO] * 4, [_ZERO] * 4
         self.own_packed, self.packed, self.river_packed = [0] * 4, [0] * 4, [0] * 4
         self.seen_total = 0  # sum(self.packed) + sum(self.river_packed), kept as they change
         self.hidden = [_TWO[0]] * 4
-        self.river: list[bytearray] = [bytearray(_R.pad[4]) for _ in range(4)]
+        self.river: list[bytearray] = [bytearray(_PAD[4]) for _ in range(4)]
         self.river_rows = [bytearray(NUM_KINDS) for _ in range(4)]
-        self.recent = [_R.pad[RECENT]] * 4
+        self.recent = [_PAD[RECENT]] * 4
         self.claims_seen = -1
         self.claims_blocks: list[bytes] = [b""] * 4
         for s in range(4):
@@ -165,7 +171,7 @@ class Encoder:
         self.seen_total += packed - self.river_packed[s]
         self.river_packed[s] = packed
         recent = river[: -RECENT - 1: -1]
-        self.recent[s] = b"".join(map(_R.onehot.__getitem__, recent)) + _R.pad[RECENT - len(recent)]
+        self.recent[s] = b"".join(map(_ONEHOT.__getitem__, recent)) + _PAD[RECENT - len(recent)]
 
     def _discarded(self, s: int, t: int) -> None:
         """Tile ``t`` joined seat ``s``'s river: one byte of its planes, the recent discards shift
@@ -178,7 +184,7 @@ class Encoder:
         one = _BYTE_ONE[t]
         self.river_packed[s] += one
         self.seen_total += one
-        self.recent[s] = _ONEHOT[t] + self.recent[s][:(RECENT - 1) * NUM_KINDS]
+        self.recent[s] = _ONEHOT[t] + self.recent[s][:_RECENT_KEEP]
 
     def _update(self, game: HangzhouGame) -> None:
         if game is not self._game:
@@ -199,8 +205,15 @@ class Encoder:
         if self.claims_seen != game.claims_made:
             self.claims_seen = game.claims_made
             claims = game.claims
-            rows = [[_THREE[min(c, 3)] for c in row] for row in claims]  # list comprehensions: C loops
-            self.claims_blocks = [b"".join([rows[a][b] for a in order for b in order if b != a]) for order in _ORDER]
+            key = tuple([c for row in claims for c in row])
+            blocks = _CLAIMS_BLOCKS.get(key)
+            if blocks is None:  # list comprehensions: C loops
+                rows = [[_THREE[min(c, 3)] for c in row] for row in claims]
+                blocks = [b"".join([rows[a][b] for a in order for b in order if b != a]) for order in _ORDER]
+                if len(_CLAIMS_BLOCKS) >= 4096:
+                    _CLAIMS_BLOCKS.clear()
+                _CLAIMS_BLOCKS[key] = blocks
+            self.claims_blocks = blocks
 
 
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
@@ -216,7 +229,7 @@ class Encoder:
                 + self.own_packed[seat] - self.packed[seat])
         window = game._window
         if window is None:
-            claim, actor = _R.zero, game.turn
+            claim, actor = _ZERO, game.turn
         else:
             claim, actor = _ONEHOT[window.tiles[0]], window.payer
         drawn = game.drawn
@@ -233,17 +246,17 @@ class Encoder:
             self.own_kongs[seat], kongs[s1], kongs[s2], kongs[s3],
             _TWO[0], hidden[s1], hidden[s2], hidden[s3],
             recent[seat], recent[s1], recent[s2], recent[s3],
-            _ONEHOT[drawn] if own_turn and drawn is not None else _R.zero,
-            _ONEHOT[k], _ONEHOT[k] if k != WHITE else _R.zero,
-            _bits_row(shipeng) if shipeng else _R.zero, claim,
-            _R.seat[(game.dealer - seat) % 4], _R.seat[(actor - seat) % 4],
-            b"".join([_TWO[min(piao[s], 2)] for s in _ORDER[seat]]) if any(piao) else _R.pad[8],
-            _R.flags[tuple([int(s in pending) for s in _ORDER[seat]])] if pending else _R.pad[4],
+            _ONEHOT[drawn] if own_turn and drawn is not None else _ZERO,
+            _ONEHOT[k], _ONEHOT[k] if k != WHITE else _ZERO,
+            _bits_row(shipeng) if shipeng else _ZERO, claim,
+            _SEATS[(game.dealer - seat) % 4], _SEATS[(actor - seat) % 4],
+            b"".join([_TWO[min(piao[s], 2)] for s in _ORDER[seat]]) if any(piao) else _PAD[8],
+            _FLAGS[tuple([int(s in pending) for s in _ORDER[seat]])] if pending else _PAD[4],
             _STREAK_BLOCK[game.streak],
             self.claims_blocks[seat],
-            _R.count[game.wall.remaining],
+            _COUNT[game.wall.remaining],
             _PHASE_BLOCK[game.phase],
-            _R.ones if own_turn and game._ready_before else _R.zero,
+            _ONES if own_turn and game._ready_before else _ZERO,
         ))
 
 
