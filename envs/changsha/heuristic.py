@@ -109,10 +109,11 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
         if shanten(after, _plus(melded, t, 4), n + 1) <= base:
             return A.BUZHANG_CLAIM
     best, best_action = base, A.PASS
+    peng, chis = A.PENG, A.CHI_ACTIONS  # read once: a module attribute is a lookup a read
     for a in legal:
-        if a == A.PENG:
+        if a == peng:
             used = [t, t]
-        elif a in A.CHI_ACTIONS:
+        elif a in chis:
             used = [x for x in A.chi_run(a, t) if x != t]
         else:
             continue
@@ -120,7 +121,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
         for x in used:
             after[x] -= 1
         new_melded = melded[:]
-        for x in (A.chi_run(a, t) if a in A.CHI_ACTIONS else (t, t, t)):
+        for x in (A.chi_run(a, t) if a in chis else (t, t, t)):
             new_melded[x] += 1
         s = _best_discard(shanten_after_discard(after, new_melded, n + 1), after)
         if s < best:
@@ -133,9 +134,10 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
     left = shanten_after_discard(hand, melded, n)
     scores = {t: left[t] for t in discards}
     best = min(scores.values()) if scores else 9
-    buzhang = [a for a in legal if A.BUZHANG_SELF <= a < A.KAIGANG_SELF]
+    low, high = A.BUZHANG_SELF, A.KAIGANG_SELF  # read once: a module attribute is a lookup per element
+    buzhang = [a for a in legal if low <= a < high]
     for a in buzhang:
-        t = a - A.BUZHANG_SELF
+        t = a - low
         after = hand[:]
         after[t] = 0 if hand[t] == 4 else hand[t] - 1
         new_n = n + 1 if hand[t] == 4 else n

@@ -1,6 +1,10 @@
 # C signatures for patterns.py (pure-Python mode, as ``envs/core/shapes.pxd``): the wait mask the
 # game asks on every claim check is a C call from the compiled game (``game.pxd`` cimports it), and
 # it calls the shape functions in C.
-from cnmahjong.envs.core.shapes cimport count_bytes, hand_wait_mask
+from cnmahjong.envs.core.shapes cimport (
+    count_bytes, hand_wait_mask, standard_shanten_after_discard, standard_shanten_after_draw,
+)
 
 cpdef long long wait_mask(c, melded, int num_melds) except? -1
+cpdef list shanten_after_draw(c, melded, int num_melds)
+cpdef list shanten_after_discard(c, melded, int num_melds)

@@ -156,7 +156,10 @@ def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int
     counts, melded_counts = bytes(c), bytes(melded)
     if len(counts) != NUM_SUITED_KINDS or len(melded_counts) != NUM_SUITED_KINDS:  # read through C pointers below
         raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)} and {len(melded_counts)}")
-    out = (standard_shanten_after_draw if delta > 0 else standard_shanten_after_discard)(counts, num_melds)
+    if delta > 0:  # C calls when compiled (patterns.pxd), so no function object picked between them
+        out = standard_shanten_after_draw(counts, num_melds)
+    else:
+        out = standard_shanten_after_discard(counts, num_melds)
     p, m = counts, melded_counts
     jiang = JIANG_KIND_MASK  # 27 bits: a C integer in the compiled build
     if num_melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks

@@ -8,3 +8,5 @@ cpdef object count_bytes(object c)
 cpdef long long hand_wait_mask(c, melded, int num_melds, long long add=*, long long remove=*) except? -1
 cpdef bint _in_tables(b, int n, int delta) except -1
 cpdef int _group_index(b, int lo, int width) except -1
+cpdef list standard_shanten_after_draw(c, int melds=*)
+cpdef list standard_shanten_after_discard(c, int melds=*)

@@ -91,12 +91,13 @@ def _decide(facts: Any, legal: list[int]) -> int:
     phase = facts.phase()
     if phase == "claim":
         return _claim(facts, legal, hand, k, n)
-    discards = [a for a in legal if a < A.CHI_LOW]
+    chi_low, gang_self, hu = A.CHI_LOW, A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
+    discards = [a for a in legal if a < chi_low]
     scores = {t: wild_shanten(after_removing(hand, t), k, n) for t in discards}
     best = min(scores.values())
     for a in legal:
-        if A.GANG_SELF <= a < A.HU:  # own kong: kept when the hand is no worse without the tiles
-            t = a - A.GANG_SELF
+        if gang_self <= a < hu:  # own kong: kept when the hand is no worse without the tiles
+            t = a - gang_self
             after = after_removing(hand, *([t] * (4 if hand[t] == 4 else 1)))
             if wild_shanten(after, k, n + (hand[t] == 4)) <= best:
                 return a
@@ -137,10 +138,11 @@ def _claim(facts: Any, legal: list[int], hand: list[int], k: int, n: int) -> int
         return A.GANG_CLAIM
     best, choice = base, A.PASS
     runs = {a: (x, y) for a, x, y in chi_runs(k)[t]}
+    peng, chis = A.PENG, A.CHI_ACTIONS  # read once: a module attribute is a lookup a read
     for a in legal:
-        if a == A.PENG:
+        if a == peng:
             used = (t, t)
-        elif a in A.CHI_ACTIONS:
+        elif a in chis:
             used = runs[a]
         else:
             continue

@@ -111,9 +111,10 @@ def _decide(facts: Any, legal: list[int]) -> int:
         return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
     scores = {t: shanten(_without(hand, void, t), n) for t in discards}
     best = min(scores.values())
+    gang_self, hu = A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     for a in legal:
-        if A.GANG_SELF <= a < A.HU:  # own kong, kept when the hand is no worse without the tiles
-            t = a - A.GANG_SELF
+        if gang_self <= a < hu:  # own kong, kept when the hand is no worse without the tiles
+            t = a - gang_self
             concealed = hand[t] == 4
             if shanten(_without(hand, void, *([t] * (4 if concealed else 1))), n + concealed) <= best:
                 return a
