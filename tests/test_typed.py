@@ -101,7 +101,7 @@ for i in range(2000):  # dealt hands (§3.2's opening patterns), some crowded in
     out["rows"].append(patterns.opening_present(c) + patterns.opening_present(bytearray(c)))
 from cnmahjong.envs.core import planes
 for i in range(500):  # thermometer planes of count rows, bytes and bytearray (every encoder's)
-    row = bytes(rng.randrange(5) for _ in range(rng.choice((0, 27, 34))))
+    row = bytes(rng.randrange(5) for _ in range(rng.choice((0, 27, 34, 42))))  # 42: past the C buffer
     tiles = [rng.randrange(27) for _ in range(rng.randrange(20))]
     out["rows"].append(f"{planes.therm4(row).hex()} {planes.therm2(bytearray(row)).hex()} "
                        f"{planes.therm(row, 1 + i % 4).hex()} {planes.therm_of_kinds(tiles, 27, 1 + i % 4).hex()} "

@@ -65,10 +65,10 @@ def _therm(row: bytes, levels: int) -> bytes:
     """The first ``levels`` thermometer planes of ``row`` in one C loop, written in a C buffer and
     made bytes once (compiled only, its C types in planes.pxd: as Python, ``translate`` runs in C
     already; when compiled, the translates, the join, or a ``bytearray`` made and copied are
-    Python calls). A longer row: refused (no ruleset has one)."""
+    Python calls). A row longer than the buffer (no shipped ruleset has one) takes the translates."""
     n = len(row)
     if levels * n > THERM_BYTES:
-        raise ValueError(f"{levels} thermometer planes of {n} kinds exceed {THERM_BYTES} bytes")
+        return b"".join([row.translate(THERM[lv]) for lv in range(levels)])
     p = row  # a bytes or bytearray row (anything else: TypeError)
     if not cython.compiled:  # planes.pxd's C buffer, as a bytearray
         buf = bytearray(THERM_BYTES)

@@ -128,11 +128,11 @@ _ONEHOT, _ZERO, _ONES, _PAD, _SEATS, _COUNT = _R.onehot, _R.zero, _R.ones, _R.pa
 """``_R``'s rows as module names (an attribute of ``_R`` is a lookup a read)."""
 
 
-@cython.cfunc  # a C call from planes (twelve a call), its arithmetic in C
-@cython.locals(amount=cython.longlong, base=cython.longlong, n=cython.longlong)
+@cython.cfunc  # a C call from planes (twelve a call); the amounts stay Python ints (a config's base
+@cython.locals(n=cython.longlong)  # is any positive int), their quotient in C
 def _money(amount: int, base: int) -> bytes:
-    n = amount // base
-    return _COUNT[n if n < 255 else 255]  # MONEY_CLAMP (a literal for C)
+    n = min(amount // base, 255)  # MONEY_CLAMP (a literal for C)
+    return _COUNT[n]
 
 
 _PARTS = 58
