@@ -129,10 +129,10 @@ _ONEHOT, _ZERO, _ONES, _PAD, _SEATS, _COUNT = _R.onehot, _R.zero, _R.ones, _R.pa
 
 
 @cython.cfunc  # a C call from planes (twelve a call); the amounts stay Python ints (a config's base
-@cython.locals(n=cython.longlong)  # is any positive int), their quotient in C
+@cython.locals(n=cython.longlong)  # is any positive int), their quotient, a count of bases, a C int
 def _money(amount: int, base: int) -> bytes:
-    n = min(amount // base, 255)  # MONEY_CLAMP (a literal for C)
-    return _COUNT[n]
+    n = amount // base
+    return _COUNT[n if n < 255 else 255]  # MONEY_CLAMP (a literal for C)
 
 
 _PARTS = 58
