@@ -92,7 +92,8 @@ _FROM_BYTES = int.from_bytes  # looked up once (a method lookup a call otherwise
 
 
 def _bits_row(bits: int) -> bytes:
-    return bytes((bits >> k) & 1 for k in range(NUM_KINDS)) if bits else _R.zero
+    """The row of a kind bitmask (``planes`` passes a non-zero one; an empty mask is ``_ZERO`` there)."""
+    return bytes((bits >> k) & 1 for k in range(NUM_KINDS))
 
 
 
