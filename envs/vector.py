@@ -77,6 +77,22 @@ from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.state import state_layout
 
 
+def row_writer(encoder: Any) -> Any:
+    """The encoder's ``planes_into(game, seat, buf, offset)`` (its planes written into a batch's
+    buffer), or None where it has none, or where a subclass overrides ``planes`` below the class
+    that wrote ``planes_into`` (that writer would not write the subclass's planes: copied instead).
+    None as Python: there a writer joins the rows and copies them, as the copying path does, one
+    call later."""
+    write = getattr(encoder, "planes_into", None)
+    if write is None or not cython.compiled:
+        return None
+    mro = type(encoder).__mro__
+    owner = {name: next((k for k in mro if name in vars(k)), None) for name in ("planes", "planes_into")}
+    if owner["planes"] is not None and mro.index(owner["planes"]) < mro.index(owner["planes_into"]):
+        return None
+    return write
+
+
 @dataclass
 class Batch:
     """The decisions pending now (rows) and what the last step paid (per table)."""
@@ -157,7 +173,7 @@ class VectorEnv:
         self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
         self._encoders = [self.encoding.encoder() for _ in range(self.num_tables)]
-        self._writers = [getattr(e, "planes_into", None) for e in self._encoders]
+        self._writers = [row_writer(e) for e in self._encoders]
         self.games = [None] * self.num_tables
         self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0

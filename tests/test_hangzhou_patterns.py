@@ -22,6 +22,7 @@ from cnmahjong.envs.hangzhou.patterns import (
     best_reading,
     is_win,
     meld_tiles,
+    natural,
     waits,
     win_counts,
 )
@@ -91,6 +92,23 @@ def test_indicator_white_makes_the_whites_wild_and_nothing_substitutes_section1(
     # no stand-in: 4m 白 6m is no run unless the 白 is wild: here it is, so it completes
     assert is_win("4m7z6m123p456p789p11s", indicator=white)
     assert waits("46m123p456p789p11s", indicator=white) == {k("5m"), white}
+
+
+@pytest.mark.parametrize("kind", [bytearray, bytes, list])
+def test_natural_counts_move_the_white_to_the_indicator_kind_section1(kind):
+    """§1: the 财神 (the indicator kind) come out as wildcards, the 白板 count as the indicator
+    kind; every indicator, the 白板 itself included, and every form of counts (a game's bytearray
+    takes the compiled C path, a list the Python one) give the same answer."""
+    rng = random.Random(7)
+    for _ in range(200):
+        counts = [rng.randrange(5) for _ in range(34)]
+        for indicator in range(34):
+            b, w = natural(kind(counts), indicator)
+            want = list(counts)
+            want[indicator] = counts[WHITE]
+            want[WHITE] = 0
+            assert (b, w) == (bytes(want), counts[indicator])
+            assert type(b) is bytes
 
 
 def test_caishen_as_a_fifth_copy_section1():

@@ -107,6 +107,27 @@ for i in range(500):  # thermometer planes of count rows, bytes and bytearray (e
                        f"{planes.therm(row, 1 + i % 4).hex()} {planes.therm_of_kinds(tiles, 27, 1 + i % 4).hex()} "
                        f"{planes.Rows(27).counts(tiles).hex()} "
                        f"{type(planes.therm4(bytearray(row))).__name__}")
+for i in range(400):  # rows written in place (write_rows: an encoder's planes_into), refused alike
+    rows = [bytes(rng.randrange(256) for _ in range(rng.randrange(40))) for _ in range(rng.randrange(7))]
+    rows = [bytearray(r) if j % 2 else r for j, r in enumerate(rows)]
+    size = sum(map(len, rows)) + (rng.choice((-1, 1)) if i % 5 == 0 else 0)
+    buf = bytearray(b"\x07" * (max(size, 0) + 8))
+    offset = rng.choice((0, 3, 8, 8, -1, len(buf)))
+    try:
+        planes.write_rows(tuple(rows) if i % 3 else rows, buf, offset, size)
+        out["rows"].append(buf.hex())
+    except ValueError as e:
+        out["rows"].append(f"{e} {buf.hex()}")
+for rows, buf in (([b"ab", "cd"], bytearray(4)), ([b"ab", [1, 2]], bytearray(4)), ([b"abcd"], bytes(4))):
+    try:  # a row or a buffer of another type: a TypeError (its wording is the language's), nothing written
+        planes.write_rows(rows, buf, 0, 4)
+        out["rows"].append("accepted")
+    except TypeError:
+        out["rows"].append(f"TypeError {bytes(buf).hex()}")
+from cnmahjong.envs.hangzhou import patterns as hz_patterns
+for i in range(300):  # natural counts (§1 of Hangzhou) of a game's bytearray: the C copy
+    c = bytearray(rng.randrange(5) for _ in range(34))
+    out["rows"].append([[b.hex(), w] for b, w in (hz_patterns.natural(c, k) for k in range(34))])
 for i in range(300):  # the seeded shuffle (§1), and a wall's tiles checked and read back
     tiles = wall.shuffled(random.Random(i), (27, 34)[i % 2])
     out["rows"].append([tiles, wall.Wall(tiles[i % 60:], len(tiles)).tiles(),

@@ -261,6 +261,58 @@ def test_rows_written_in_place_equal_the_masks_and_planes(ruleset):
         batch = venv.step(random_actions(batch, rng))
 
 
+@pytest.mark.parametrize("ruleset", ["hangzhou", "sichuan"])
+def test_planes_into_refuses_what_does_not_fit(ruleset):
+    """An encoder's ``planes_into`` (its rows copied in place, ``write_rows``) writes exactly its
+    ``planes``, and refuses a row past the buffer's end, a negative offset or a buffer that is not
+    a bytearray, naming the sizes, writing nothing."""
+    from cnmahjong.envs.core.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    game = rs.game(rs.as_config(rs.default_rules), seed=1)
+    seat = next(iter(game.pending))
+    enc = rs.encoding.encoder()
+    planes = enc.planes(game, seat)
+    size = len(planes)
+    buf = bytearray(b"\x07" * (size + 3))
+    enc.planes_into(game, seat, buf, 2)
+    assert buf == b"\x07\x07" + planes + b"\x07"
+    buf = bytearray(b"\x07" * (size + 3))
+    for offset in (4, -1, size + 4):
+        with pytest.raises(ValueError, match=f"{size}"):
+            enc.planes_into(game, seat, buf, offset)
+    assert buf == b"\x07" * (size + 3)
+    with pytest.raises(TypeError):
+        enc.planes_into(game, seat, bytes(size + 3), 0)
+
+
+def test_a_subclass_that_changes_planes_is_copied_not_written_by_its_parents_writer():
+    """``row_writer``: an encoder's ``planes_into`` writes its own class's planes; a subclass that
+    overrides ``planes`` alone gets none (its planes copied in), one that overrides both keeps its own."""
+    from cnmahjong.envs.hangzhou.observation import Encoder
+    from cnmahjong.envs.vector import row_writer
+
+    class Changed(Encoder):
+        def planes(self, game, seat):
+            return bytes(len(super().planes(game, seat)))
+
+    class Both(Changed):
+        def planes_into(self, game, seat, buf, offset):
+            buf[offset:offset + 1] = b"\x01"
+
+    class Kept(Encoder):
+        pass
+
+    assert row_writer(Changed()) is None and row_writer(object()) is None
+    assert row_writer(Both()).__func__ is Both.planes_into
+    assert row_writer(Kept()) is not None and row_writer(Encoder()) is not None
+    venv = VectorEnv(num_tables=2, seed=0, obs_dtype=np.uint8, ruleset="hangzhou")
+    batch = venv.reset()
+    venv._encoders = [Changed(), Changed()]
+    venv._writers = [row_writer(e) for e in venv._encoders]
+    assert not venv._gather().obs[: len(batch)].any()  # the subclass's planes (zeros), not its parent's
+
+
 def test_in_place_rows_refuse_what_does_not_fit():
     """``legal_mask_into`` and the compiled planes' ``planes_into`` refuse a row past the buffer's
     end, a negative offset or a buffer that is not a bytearray, naming the sizes, and write

@@ -79,18 +79,59 @@ def _therm(row: bytes, levels: int) -> bytes:
     return bytes(buf[:levels * n]) if not cython.compiled else buf[:levels * n]
 
 
+def write_rows(rows: list[bytes] | tuple[bytes, ...], buf: bytearray, offset: int, size: int) -> None:
+    """Write ``rows`` (bytes or bytearray) one after another into ``buf`` from ``offset``: what
+    ``b"".join(rows)`` makes, copied in place without being made (an encoder's ``planes_into``:
+    a batch's row written where it goes). Refused before anything is written: rows that are not
+    ``size`` bytes together, a row neither bytes nor bytearray, a place outside the buffer."""
+    if offset < 0 or offset + size > len(buf):
+        raise ValueError(f"a row of {size} bytes at offset {offset} does not fit a buffer of {len(buf)} bytes")
+    if not cython.compiled:  # the join, copied once through a memoryview
+        row = b"".join(rows)
+        if len(row) != size:
+            raise ValueError(f"the rows make {len(row)} bytes, the encoding has {size}")
+        memoryview(buf)[offset:offset + size] = row
+        return
+    total = 0
+    for r in rows:  # exact types: their sizes and pointers are C macros below
+        if type(r) is bytes:
+            total += len(cython.cast(bytes, r))
+        elif type(r) is bytearray:
+            total += len(cython.cast(bytearray, r))
+        else:
+            raise TypeError(f"a row must be bytes or bytearray, got {type(r).__name__}")
+    if total != size:
+        raise ValueError(f"the rows make {total} bytes, the encoding has {size}")
+    out = buf
+    for r in rows:
+        if type(r) is bytes:
+            b = cython.cast(bytes, r)
+            n = len(b)
+            p = b
+        else:
+            a = cython.cast(bytearray, r)
+            n = len(a)
+            p = a
+        memcpy(out + offset, p, n)  # noqa: F821 - libc's, cimported in planes.pxd (compiled only)
+        offset += n
+
+
 SEAT_ORDER = [tuple((seat + r) % 4 for r in range(4)) for seat in range(4)]
 """Per observing seat, the absolute seats in its relative order: self, next, opposite, previous."""
 ROTATE = [itemgetter(*order) for order in SEAT_ORDER]
 """``ROTATE[seat](per_seat)``: a per-seat list in ``seat``'s relative order, picked in C."""
 
 
-def split_public_log(batch: list[int]) -> tuple[list[tuple[int, int]], set[int]]:
+def split_public_log(batch: list[int]) -> tuple[list[tuple[int, int]], set[int] | tuple[()]]:
     """A batch of a game's ``public_log`` codes as (discards to patch, slots to re-read).
 
     A code below 16 names a slot whose row changed (read it again from the game); a code
     ``4 + s + 16 * (t + 1)`` is tile ``t`` joining seat ``s``'s river, patched in place unless
-    its slot is re-read in the same batch anyway (the game's current row covers it)."""
+    its slot is re-read in the same batch anyway (the game's current row covers it). The usual
+    batch, one discard, is answered without the comprehensions (the slots then an empty tuple)."""
+    if len(batch) == 1 and batch[0] >= 16:
+        code = batch[0]
+        return [(code & 3, (code >> 4) - 1)], ()
     full = {code for code in batch if code < 16}
     return [(code & 3, (code >> 4) - 1) for code in batch if code >= 16 and code & 15 not in full], full
 

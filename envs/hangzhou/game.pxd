@@ -20,7 +20,7 @@ cdef class HangzhouGame(TableGame):
     cpdef _baotou_ready(self, int s)
     cpdef _kong_ok(self)
     cpdef _begin_turn(self, int s)
-    @cython.locals(h=bytearray, t=int)
+    @cython.locals(h=bytearray, t=int, held=Py_ssize_t, win=bint, acts=list)
     cpdef _start_turn(self, int s)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)

@@ -194,14 +194,17 @@ class HangzhouGame(TableGame):
         acts = self._held_kinds(h)  # every kind held
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
-        if (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds):
-            acts.append(A.HU)
+        win = (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds)
         if self._kong_ok():
+            held = len(acts)
             if 4 in h:
                 acts += [A.gang(t) for t in _KINDS if h[t] == 4]
             if n_melds and not self._restricted(s):
                 acts += [A.gang(m.tiles[0]) for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]]
-            acts.sort()
+            if len(acts) > held:  # the discards come sorted: only added kongs need a sort
+                acts.sort()
+        if win:
+            acts.append(A.HU)  # the highest action a turn offers: the list stays sorted
         self._ask(DISCARD, {s: acts})
 
     def _draw(self, s: int, tail: bool = False) -> None:

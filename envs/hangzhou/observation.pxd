@@ -4,7 +4,7 @@
 # attribute lookup.
 cimport cython
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport therm4
+from cnmahjong.envs.core.planes cimport split_public_log, therm4, write_rows
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame
 
 
@@ -27,4 +27,6 @@ cdef class Encoder:
     cpdef _update(self, game)
     @cython.locals(game=HangzhouGame, s1=int, s2=int, s3=int, k=int, own_turn=bint, melds=list, river=list,
                    kongs=list, hidden=list, recent=list)
+    cpdef tuple _rows(self, game, int seat)
     cpdef bytes planes(self, game, int seat)
+    cpdef planes_into(self, game, int seat, bytearray buf, Py_ssize_t offset)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
-from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, split_public_log, therm4
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, split_public_log, therm4, write_rows
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
 from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
 from cnmahjong.envs.hangzhou.patterns import WHITE
@@ -67,6 +67,8 @@ CHANNELS = ChannelTable((
     SHIPENG, CLAIM, DEALER, ACTOR, PIAO, PIAO_PENDING, STREAK, CLAIMS, WALL, PHASE, READY) = CHANNELS.starts()
 NUM_CHANNELS = CHANNELS.size
 SHAPE = (NUM_CHANNELS, NUM_KINDS)
+ROW_BYTES = NUM_CHANNELS * NUM_KINDS
+"""Bytes of one observation's uint8 planes."""
 
 _R = Rows(NUM_KINDS)
 _ORDER = SEAT_ORDER
@@ -219,9 +221,17 @@ class Encoder:
 
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
-        itself (``planes_to_float`` divides it). The other seats' blocks are picked by index in
-        ``seat``'s relative order (``SEAT_ORDER``: next, opposite, previous), one tuple joined (list
-        comprehensions, not generators: a compiled ``cpdef`` method has no closures)."""
+        itself (``planes_to_float`` divides it)."""
+        return b"".join(self._rows(game, seat))
+
+    def planes_into(self, game: HangzhouGame, seat: int, buf: bytearray, offset: int) -> None:
+        """``planes`` written into ``buf`` from ``offset`` (``VectorEnv``'s batch row), not made first."""
+        write_rows(self._rows(game, seat), buf, offset, ROW_BYTES)
+
+    def _rows(self, game: HangzhouGame, seat: int) -> tuple[bytes, ...]:
+        """The rows of the planes, in order. The other seats' blocks are picked by index in
+        ``seat``'s relative order (``SEAT_ORDER``: next, opposite, previous; list comprehensions,
+        not generators: a compiled ``cpdef`` method has no closures)."""
         if not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3, got {seat}")
         self._update(game)
@@ -240,7 +250,7 @@ class Encoder:
         shipeng = game.shipeng[seat]
         s1, s2, s3 = (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4
         melds, river, kongs, hidden, recent = self.melds, self.river, self.kongs, self.hidden, self.recent
-        return b"".join((
+        return (
             therm4(hand), self.own_melds[seat], melds[s1], melds[s2], melds[s3],
             river[seat], river[s1], river[s2], river[s3],
             therm4((_FOURS - seen).to_bytes(NUM_KINDS, "little")),
@@ -258,7 +268,7 @@ class Encoder:
             _COUNT[game.wall.remaining],
             _PHASE_BLOCK[game.phase],
             _ONES if own_turn and game._ready_before else _ZERO,
-        ))
+        )
 
 
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:

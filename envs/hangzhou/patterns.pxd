@@ -3,7 +3,7 @@
 cimport cython
 from cnmahjong.envs.core.wild cimport complete, sets_need
 
-@cython.locals(b=bytearray, w=int)
+@cython.locals(b=bytearray, w=int, k=int, p="const unsigned char *", buf="unsigned char[34]")
 cpdef tuple natural(counts, int indicator)
 @cython.locals(w=int)
 cpdef bint win_counts(c, int indicator, int melds=*) except -1

@@ -16,6 +16,11 @@ tile text or kinds, the ``*_counts`` forms take count vectors (the engine's).
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -59,7 +64,14 @@ def in_play(t: int, indicator: int) -> int:
 
 
 def natural(counts: Sequence[int], indicator: int) -> tuple[bytes, int]:
-    """(natural counts as 34 bytes, number of 财神) of physical counts ``counts`` (§1)."""
+    """(natural counts as 34 bytes, number of 财神) of physical counts ``counts`` (§1). Compiled,
+    a game's count vector (34 bytes) is copied in a C buffer and made bytes once (patterns.pxd)."""
+    if cython.compiled and (type(counts) is bytearray or type(counts) is bytes) and len(counts) == 34 \
+            and 0 <= indicator < 34:  # NUM_KINDS (literals for C)
+        p = counts  # buf: patterns.pxd's C buffer (this branch runs compiled only)
+        for k in range(34):  # the indicator kind plays the 白板's count, the 白板 (kind 33: WHITE) none
+            buf[k] = 0 if k == 33 else p[33] if k == indicator else p[k]  # noqa: F821
+        return buf[:34], p[indicator]  # noqa: F821
     b = bytearray(counts)
     w = b[indicator]
     b[indicator] = b[WHITE]  # when the indicator is 白板 both lines clear it

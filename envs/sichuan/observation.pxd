@@ -4,7 +4,7 @@
 # by attribute lookup, and a meld's fields as C slots.
 cimport cython
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport therm, therm4, therm_of_kinds
+from cnmahjong.envs.core.planes cimport therm, therm4, therm_of_kinds, write_rows
 from cnmahjong.envs.sichuan.game cimport SichuanGame
 
 
@@ -19,4 +19,6 @@ cdef class Encoder:
                    hide=bint, m=Meld, p="const unsigned char *", total=int, k=int, key=int)
     cpdef tuple _meld_rows(self, game, int s, int seat)
     @cython.locals(game=SichuanGame, s=int, r=int, held=list, parts=list, order=tuple)
+    cpdef list _rows(self, game, int seat)
     cpdef bytes planes(self, game, int seat)
+    cpdef planes_into(self, game, int seat, bytearray buf, Py_ssize_t offset)

@@ -30,7 +30,7 @@ import numpy as np
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG
-from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4, therm_of_kinds
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4, therm_of_kinds, write_rows
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.game import PHASES, SWAP, SichuanGame
@@ -94,6 +94,8 @@ CHANNELS = ChannelTable((
     PHASE) = CHANNELS.starts()
 NUM_CHANNELS = CHANNELS.size
 SHAPE = (NUM_CHANNELS, KINDS)
+ROW_BYTES = NUM_CHANNELS * KINDS
+"""Bytes of one observation's uint8 planes."""
 
 _R = Rows(KINDS, max_count=MONEY_CLAMP)
 
@@ -103,13 +105,12 @@ def _choices(labels: tuple[Any, ...]) -> dict[Any, bytes]:
     return {value: b"".join(_R.ones if label == value else _R.zero for label in labels) for value in labels}
 
 
-_CHOICE = {labels: _choices(labels) for labels in (DIRECTION_LABELS, SUIT_LABELS, OUT_LABELS, PHASES)}
+_DIRECTION_ROWS, _SUIT_ROWS, _OUT_ROWS, _PHASE_ROWS = (
+    _choices(labels) for labels in (DIRECTION_LABELS, SUIT_LABELS, OUT_LABELS, PHASES))
+"""Each one-of group's rows by label (named, not keyed by their label tuples: a tuple key is hashed
+on every lookup)."""
 _LEVELS = {planes: [b"".join(_R.ones if n > i else _R.zero for i in range(planes)) for n in range(planes + 1)]
            for planes in (2, 3, 6)}
-
-
-def _choice(labels: tuple[Any, ...], value: Any) -> bytes:
-    return _CHOICE[labels][value]
 
 
 def _level(planes: int, n: int) -> bytes:
@@ -207,6 +208,14 @@ class Encoder:
 
     def planes(self, game: SichuanGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
+        return b"".join(self._rows(game, seat))
+
+    def planes_into(self, game: SichuanGame, seat: int, buf: bytearray, offset: int) -> None:
+        """``planes`` written into ``buf`` from ``offset`` (``VectorEnv``'s batch row), not made first."""
+        write_rows(self._rows(game, seat), buf, offset, ROW_BYTES)
+
+    def _rows(self, game: SichuanGame, seat: int) -> list[bytes]:
+        """The rows of the planes, in order (``_PARTS``)."""
         if self._events is not game.events:  # another hand: nothing cached holds
             self._events = game.events
             self._rivers = [(-1, b"", b"")] * 4
@@ -226,8 +235,8 @@ class Encoder:
         held = [0] * 4
         for e in game.ledger:
             held[e.owner] += e.amount
-        suit_void = _CHOICE[SUIT_LABELS]
-        out_kind = _CHOICE[OUT_LABELS]
+        suit_void = _SUIT_ROWS
+        out_kind = _OUT_ROWS
         threshold = game.threshold[seat]
         lock = game.peng_lock[seat]
         parts = [_ZERO] * _PARTS  # the rows in plane order (``_PARTS``), filled in place
@@ -235,7 +244,7 @@ class Encoder:
         parts[1] = _ONEHOT[drawn] if drawn is not None else _ZERO
         parts[2] = therm_of_kinds(own_picks or game.passed[seat], KINDS, 3)
         parts[3] = therm_of_kinds(game.received[seat], KINDS, 3)
-        parts[4] = _choice(DIRECTION_LABELS, game.swap_direction or UNKNOWN)
+        parts[4] = _DIRECTION_ROWS[game.swap_direction or UNKNOWN]
         parts[5] = _level(3, len(own_picks))
         for r in range(4):  # one pass over the seats, in relative order: each seat's row of every group
             s = order[r]
@@ -259,8 +268,8 @@ class Encoder:
         parts[54] = _SEATS[(actor - seat) % 4]
         parts[55] = _SEATS[(game.dealer - seat) % 4]
         parts[56] = _COUNT[game.wall.remaining]
-        parts[57] = _choice(PHASES, game.phase)
-        return b"".join(parts)
+        parts[57] = _PHASE_ROWS[game.phase]
+        return parts
 
 
 def planes_to_float(planes: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
