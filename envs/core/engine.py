@@ -412,19 +412,13 @@ class TableGame:
         last = None
         pending = self.pending
         while pending:
-            if len(pending) == 1:  # the common case: one seat's turn
-                [(seat, acts)] = pending.items()
-                if len(acts) != 1:
+            seat = None
+            for s, acts in pending.items():  # a loop, not next(genexp): compiled, no closure (PyDict_Next)
+                if len(acts) == 1:
+                    seat = s
                     break
-            else:
-                seat = None
-                for s, acts in pending.items():  # a loop, not next(genexp): compiled, no closure
-                    if len(acts) == 1:
-                        seat = s
-                        break
-                if seat is None:
-                    break
-                acts = pending[seat]
+            if seat is None:
+                break
             self.step(seat, acts[0])
             last = (seat, acts[0])
             pending = self.pending

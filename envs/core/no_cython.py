@@ -29,6 +29,8 @@ bint = bool
 """C ``bint``: a truth value (a Python bool)."""
 longlong = int
 Py_ssize_t = int
+double = float
+"""C ``double`` (a Python float)."""
 p_uchar = bytes
 """``unsigned char *``: a pointer into a ``bytes``/``bytearray`` (the object itself as Python)."""
 

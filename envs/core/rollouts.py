@@ -94,7 +94,7 @@ def reads_log(ruleset: Any, name: str) -> bool:
     return not (name == "greedy" and ruleset.players.heuristic_on_game is not None)
 
 
-@cython.locals(game=TableGame, pending=dict, legal=list)
+@cython.locals(game=TableGame, pending=dict, legal=list, r=cython.double, i=cython.Py_ssize_t)
 def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int] | None,
                 draw: Callable[[], float] | None = None) -> None:
     """Play ``game`` (a ``TableGame``) to its end in place, every seat by ``choose`` (single choices
@@ -106,12 +106,14 @@ def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int] | None,
         pending = game.pending
         if not pending:
             return
-        seat = next(iter(pending))
-        if draw is not None:
-            legal = pending[seat]
-            game.step(seat, legal[int(draw() * len(legal))])
-        else:
-            game.step(seat, choose(game, seat, list(pending[seat])))
+        for seat, legal in pending.items():  # the first seat to act (compiled: PyDict_Next, no lookup)
+            if draw is not None:  # the index a C integer compiled: the draw's float truncated, as int() does
+                r = draw()
+                i = int(r * len(legal))
+                game.step(seat, legal[i])
+            else:
+                game.step(seat, choose(game, seat, list(legal)))
+            break  # the step changed what is pending: ask again
 
 
 def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: bool = True) -> list[list[int]]:

@@ -208,6 +208,7 @@ _WAITS: list[bytearray] = []
 """[one suit's entries]: 5^9 entries of 2 bytes (about 4 MB), made at first use."""
 
 
+@cython.cfunc  # a C call from the compiled table lookups
 def _wait_table() -> bytearray:
     """The suit wait entries, made at first use."""
     if not _WAITS:
@@ -274,7 +275,7 @@ def _table_is_standard(b: bytes) -> bool:
 
 
 @cython.locals(total=cython.int, k=cython.int, mask=cython.longlong, m=cython.longlong, low=cython.longlong,
-               p=cython.p_uchar, q=cython.p_uchar)  # the arguments' C types: shapes.pxd
+               p=cython.p_uchar, q=cython.p_uchar, kinds=cython.int)  # the arguments' C types: shapes.pxd
 def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove: int = 0) -> int:
     """Waits of the 3n+1 concealed counts ``c`` beside ``num_melds`` melds whose tiles ``melded``
     counts (both 27 counts, ``bytes`` or ``bytearray``: ``count_bytes``): the standard shape, seven
@@ -282,9 +283,10 @@ def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove
     (a ruleset's own shapes) and less ``remove`` (kinds it bars), less every kind held four times
     in ``c`` and ``melded`` together (never a wait). One call for a ruleset's wait mask: the
     compiled build runs it in C with the wait entries."""
-    if len(c) != NUM_KINDS or len(melded) != NUM_KINDS:
+    kinds = NUM_KINDS  # a C int: the checks below in C
+    if len(c) != kinds or len(melded) != kinds:
         raise ValueError(f"waits need 27 counts of the hand and of its melds, got {len(c)} and {len(melded)}")
-    if add >> NUM_KINDS:
+    if add >> kinds:
         raise ValueError(f"added kinds {add:#x} reach past the 27 kinds")
     p = c
     q = melded
@@ -744,7 +746,8 @@ def _warm(table: bytearray, width: int) -> int:
     return made
 
 
-@cython.locals(k=cython.int, x=cython.int, total=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
+@cython.locals(k=cython.int, x=cython.int, total=cython.int, limit=cython.int,
+               p=cython.p_uchar)  # the arguments: shapes.pxd
 def _in_tables(b: bytes, n: int, delta: int) -> bool:
     """Whether ``b`` is ``n`` counts of 0..4 whose total, ``delta`` added, stays within 14 tiles
     (what the tables cover; read through a C pointer only after the length check)."""
@@ -757,7 +760,8 @@ def _in_tables(b: bytes, n: int, delta: int) -> bool:
         if x > 4:
             return False
         total += x
-    return total + (delta if delta > 0 else 0) <= _MAX_TILES
+    limit = _MAX_TILES  # a C int: the comparison in C
+    return total + (delta if delta > 0 else 0) <= limit
 
 
 @cython.locals(k=cython.int, index=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
