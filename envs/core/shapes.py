@@ -847,37 +847,37 @@ def _table_shanten(b: bytes, melds: int) -> int:
     return _shanten_of(work, 0 if len(b) > NUM_KINDS else 10, melds)
 
 
-@cython.ccall
-@cython.locals(melds=cython.int, delta=cython.int, groups=cython.int, g=cython.int, r=cython.int, lo=cython.int,
-               width=cython.int, x=cython.int, step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int,
-               near=cython.int, held=cython.int, a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int,
-               p=cython.p_uchar, table=cython.p_uchar)
 def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_one_tile_changed`` (27 kinds) or ``standard_shanten_honours_after_draw`` (34, ``delta``
     +1) from the tables: each group's changed entries against the other groups' entry together
     (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50; a
-    whole hand's entry at 60)."""
+    whole hand's entry at 60). Its C types, ``work`` a C array among them, are in shapes.pxd."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
     a0 = _entry(b, 0, 9, suits)
     a1 = _entry(b, 9, 9, suits)
     a2 = _entry(b, 18, 9, suits)
-    work = bytearray(70)
+    if not cython.compiled:  # shapes.pxd's C array, as a bytearray
+        work = bytearray(70)
+    else:  # every byte read below is written first; zeroed all the same
+        for x in range(70):
+            work[x] = 0
+    a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
+    sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
+    hp = honours
     if groups == 3:
-        a3 = 0
-        _convolve(suits, a1, suits, a2, work, 0)
-        _convolve(suits, a0, suits, a2, work, 10)
-        _convolve(suits, a0, suits, a1, work, 20)
+        _convolve(sp, a1, sp, a2, work, 0)
+        _convolve(sp, a0, sp, a2, work, 10)
+        _convolve(sp, a0, sp, a1, work, 20)
     else:
-        a3 = _entry(b, 27, 7, honours)
-        _convolve(suits, a0, suits, a1, work, 40)
-        _convolve(suits, a2, honours, a3, work, 50)
-        _convolve(suits, a1, work, 50, work, 0)
-        _convolve(suits, a0, work, 50, work, 10)
-        _convolve(work, 40, honours, a3, work, 20)
-        _convolve(work, 40, suits, a2, work, 30)
-    _convolve(suits, a0, work, 0, work, 60)
+        _convolve(sp, a0, sp, a1, work, 40)
+        _convolve(sp, a2, hp, a3, work, 50)
+        _convolve(sp, a1, work, 50, work, 0)
+        _convolve(sp, a0, work, 50, work, 10)
+        _convolve(work, 40, hp, a3, work, 20)
+        _convolve(work, 40, sp, a2, work, 30)
+    _convolve(sp, a0, work, 0, work, 60)
     base = _shanten_of(work, 60, melds)
     p = b
     out = [9] * len(b)
