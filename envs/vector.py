@@ -87,10 +87,8 @@ def row_writer(encoder: Any) -> Any:
     if write is None or not cython.compiled:
         return None
     mro = type(encoder).__mro__
-    owner = {name: next((k for k in mro if name in vars(k)), None) for name in ("planes", "planes_into")}
-    if owner["planes"] is not None and mro.index(owner["planes"]) < mro.index(owner["planes_into"]):
-        return None
-    return write
+    below = next((i for i, k in enumerate(mro) if "planes_into" in vars(k)), 0)  # 0: the instance's own
+    return None if any("planes" in vars(k) for k in mro[:below]) else write
 
 
 @dataclass
