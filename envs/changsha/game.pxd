@@ -15,6 +15,11 @@ cdef class _Window(ClaimWindow):
     cdef public object wins, louhu
 
 
+# game.py's action constants (C ints: compared and offered in C)
+cdef int _HU, _PASS, _PENG_CLAIM, _BUZHANG_CLAIM, _KAIGANG_CLAIM, _BUZHANG_SELF, _KAIGANG_SELF
+cdef int _CHI_LOW, _CHI_MID, _CHI_HIGH, _HAIDI_TAKE, _HAIDI_DECLINE
+
+
 cdef class ChangshaGame(TableGame):
     cdef public object config, seed, dealer, turn, drawn, last_tile
     cdef public list melds, melded, rivers, river_counts, shown, declared, public_log, locked, louhu
@@ -52,8 +57,10 @@ cdef class ChangshaGame(TableGame):
     @cython.locals(h=bytearray, n=int, acts=list)
     cpdef _claim_offer(self, int s, int d, int t, dihu, hu_only, kong_ok)
     cpdef _open_claims_window(self, kind, tiles, payer, options, wins, louhu)
+    @cython.locals(win=_Window)
     cpdef _resolve_window(self, w)
-    cpdef _apply_claim(self, w)
+    @cython.locals(a=int)
+    cpdef _apply_claim(self, _Window w)
     cpdef _step_haidi(self, int s, int action)
 
 

@@ -78,6 +78,14 @@ _Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
 OPENING_REASON = "opening:"
 """A transfer for an opening win (起手胡, §3.2) has the reason ``opening:`` + its pattern."""
 
+# The actions the turn and claim steps offer and compare, read once here: a module attribute
+# (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
+_HU, _PASS, _PENG_CLAIM = A.HU, A.PASS, A.PENG
+_BUZHANG_CLAIM, _KAIGANG_CLAIM = A.BUZHANG_CLAIM, A.KAIGANG_CLAIM
+_BUZHANG_SELF, _KAIGANG_SELF = A.BUZHANG_SELF, A.KAIGANG_SELF
+_CHI_LOW, _CHI_MID, _CHI_HIGH = A.CHI_LOW, A.CHI_MID, A.CHI_HIGH
+_HAIDI_TAKE, _HAIDI_DECLINE = A.HAIDI_TAKE, A.HAIDI_DECLINE
+
 _SELF_DRAWN = WinContext(self_drawn=True)
 _ON_DISCARD = WinContext()
 _TIANHU = WinContext(self_drawn=True, tianhu=True)
@@ -403,7 +411,7 @@ class ChangshaGame(TableGame):
         else:
             acts = self._held_kinds(h)  # every kind held
         if win is not None:
-            acts.append(A.HU)
+            acts.append(_HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
         if (4 in h or self.melds[s]) and self._kong_wall_ok():
             kongs = self._self_kongs(s)
@@ -428,13 +436,13 @@ class ChangshaGame(TableGame):
     def _step_discard_turn(self, s: int, action: int) -> None:
         if action < NUM_SUITED_KINDS:
             self._discard(s, action)
-        elif action == A.HU:
+        elif action == _HU:
             assert self._turn_win is not None
             tile = self.drawn if self.drawn is not None else self._last_kind(s)
             self._finish([(s, tile, self._turn_win)], payer=None)
         else:
-            is_kai = action >= A.KAIGANG_SELF
-            t = action - (A.KAIGANG_SELF if is_kai else A.BUZHANG_SELF)
+            is_kai = action >= _KAIGANG_SELF
+            t = action - (_KAIGANG_SELF if is_kai else _BUZHANG_SELF)
             kind = ANGANG if self.hands[s][t] == 4 else JIAGANG
             used = (t,) * (4 if kind == ANGANG else 1)
             self.hands[s][t] -= len(used)
@@ -466,7 +474,7 @@ class ChangshaGame(TableGame):
         elif r == 1:
             if self._haidi_first is None:
                 self._haidi_first = s
-            self._ask(HAIDI, {s: [A.HAIDI_TAKE, A.HAIDI_DECLINE]})
+            self._ask(HAIDI, {s: [_HAIDI_TAKE, _HAIDI_DECLINE]})
             self.turn = s
         else:
             t = self.wall.draw_head()
@@ -536,20 +544,20 @@ class ChangshaGame(TableGame):
         if self._wait(s) >> t & 1 and not self.louhu[s] >> t & 1:
             win = self._win_with(s, t, _DIHU if dihu else _ON_DISCARD)
             if win is not None:
-                acts.append(A.HU)
+                acts.append(_HU)
         locked = self.locked[s]
         if not hu_only and not locked:
             if s == _OTHERS[d][0]:
                 acts += _chis(h, t)
             if n >= 2:
-                acts.append(A.PENG)
+                acts.append(_PENG_CLAIM)
         if n == 3 and kong_ok:
             if not locked:
-                acts.append(A.BUZHANG_CLAIM)
+                acts.append(_BUZHANG_CLAIM)
             if self._ready_after_kong(s, t, 3, True):
-                acts.append(A.KAIGANG_CLAIM)
+                acts.append(_KAIGANG_CLAIM)
         if acts:
-            acts.append(A.PASS)
+            acts.append(_PASS)
             acts.sort()
         return acts, win
 
@@ -560,22 +568,23 @@ class ChangshaGame(TableGame):
         self._open_window(_Window(kind, tiles, payer, options, wins, louhu))
 
     def _resolve_window(self, w: _Window) -> None:  # type: ignore[override]
-        for s, bits in w.louhu.items():
-            if w.choices.get(s) != A.HU:
+        win = w  # compiled: the window's type known (game.pxd), its slots read in C
+        for s, bits in win.louhu.items():
+            if win.choices.get(s) != _HU:
                 self.louhu[s] |= bits
-        winners = [(s, *w.wins[s]) for s in w.options if w.choices[s] == A.HU]
+        winners = [(s, *win.wins[s]) for s in win.options if win.choices[s] == _HU]
         if winners:
-            self._finish(winners, payer=w.payer, haidi=w.kind == HAIDI_DISCARD)
+            self._finish(winners, payer=win.payer, haidi=win.kind == HAIDI_DISCARD)
             return
-        if w.kind == CLAIM:
+        if win.kind == CLAIM:
             self._apply_claim(w)
-        elif w.kind == ROB:
+        elif win.kind == ROB:
             k = self._kong
             if k is not None:
                 self._kong_draw()
             else:
-                self._buzhang_draw(w.payer)
-        elif w.kind == KONG_DISCARD:
+                self._buzhang_draw(win.payer)
+        elif win.kind == KONG_DISCARD:
             self._after_kong_discard()
         else:  # HAIDI_DISCARD: nobody won the 海底 tile
             self._finish([], payer=None)
@@ -584,11 +593,11 @@ class ChangshaGame(TableGame):
         d, t = w.payer, w.tiles[0]
         claim = None
         for s, a in w.choices.items():
-            if a in (A.PENG, A.BUZHANG_CLAIM, A.KAIGANG_CLAIM):
+            if a in (_PENG_CLAIM, _BUZHANG_CLAIM, _KAIGANG_CLAIM):
                 claim = (s, a)
         if claim is None:
             for s, a in w.choices.items():  # a loop, not next(genexp): a compiled method has no closure
-                if a in A.CHI_ACTIONS:
+                if _CHI_LOW <= a <= _CHI_HIGH:
                     claim = (s, a)
                     break
         if claim is None:
@@ -599,24 +608,24 @@ class ChangshaGame(TableGame):
         self.river_counts[d][t] -= 1
         self.public_log.append(4 + d)
         h = self.hands[s]
-        if a in A.CHI_ACTIONS:
+        if _CHI_LOW <= a <= _CHI_HIGH:
             run = A.chi_run(a, t)
             used = tuple([x for x in run if x != t])
             for x in used:
                 h[x] -= 1
             self._add_meld(s, CHI, run, d, None, used)
             self._start_turn(s, None, None)
-        elif a == A.PENG:
+        elif a == _PENG_CLAIM:
             h[t] -= 2
             self._add_meld(s, PENG, (t,) * 3, d, None, (t, t))
             self._start_turn(s, None, None)
         else:
             h[t] -= 3
-            is_kai = a == A.KAIGANG_CLAIM
+            is_kai = a == _KAIGANG_CLAIM
             self._add_meld(s, MINGGANG, (t,) * 4, d, "kaigang" if is_kai else "buzhang", (t, t, t))
             self.turn = s
             if is_kai:
-                passed = frozenset([o for o in w.louhu if w.choices.get(o) != A.HU])
+                passed = frozenset([o for o in w.louhu if w.choices.get(o) != _HU])
                 self._start_kaigang(_Kong(s, t, open=True, from_seat=d, exempt=passed))
             else:
                 self._buzhang_draw(s)
@@ -643,7 +652,7 @@ class ChangshaGame(TableGame):
             offer = self._hu_offer(s, tiles, ctx_for, 0 if s in exempt else self.louhu[s])
             if offer is not None:
                 wins[s], louhu[s] = offer
-                options[s] = [A.HU, A.PASS]
+                options[s] = [_HU, _PASS]
         return options, wins, louhu
 
     def _hu_offer(self, s: int, tiles: list[int], ctx_for: Any, barred: int) -> tuple[tuple[int, Win], int] | None:
@@ -1002,11 +1011,11 @@ def _chis(h: bytearray, t: int) -> list[int]:
     r = t % 9
     out = []
     if r <= 6 and h[t + 1] and h[t + 2]:
-        out.append(A.CHI_LOW)
+        out.append(_CHI_LOW)
     if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
-        out.append(A.CHI_MID)
+        out.append(_CHI_MID)
     if r >= 2 and h[t - 2] and h[t - 1]:
-        out.append(A.CHI_HIGH)
+        out.append(_CHI_HIGH)
     return out
 
 

@@ -33,6 +33,13 @@ from cnmahjong.envs.core.tiles import melds_of
 
 NUM_KINDS = 27
 
+# The actions the player compares and returns, read once here: a module attribute (``A.HU``) is a
+# lookup per use, these compile to C ints (heuristic.pxd).
+_HU, _PASS, _PENG, _DECLARE, _DICE_ONE, _DICE_TWO = A.HU, A.PASS, A.PENG, A.DECLARE, A.DICE_ONE, A.DICE_TWO
+_BUZHANG_CLAIM, _KAIGANG_CLAIM, _BUZHANG_SELF, _KAIGANG_SELF = (A.BUZHANG_CLAIM, A.KAIGANG_CLAIM, A.BUZHANG_SELF,
+                                                                A.KAIGANG_SELF)
+_HAIDI_TAKE, _HAIDI_DECLINE, _CHI_LOW, _CHI_HIGH = A.HAIDI_TAKE, A.HAIDI_DECLINE, A.CHI_LOW, A.CHI_HIGH
+
 
 class _Observed(Observed):
     """The facts the player reads, decoded from a ``cs-v0`` observation."""
@@ -71,10 +78,9 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 
 
 def _decide(facts: Any, legal: list[int]) -> int:
-    if A.HU in legal:
-        return A.HU
-    low, high = A.DECLARE, A.DICE_ONE  # read once: a module attribute is a dict lookup per element
-    declares = [a for a in legal if low <= a < high]
+    if _HU in legal:
+        return _HU
+    declares = [a for a in legal if _DECLARE <= a < _DICE_ONE]
     if declares:
         return declares[0]
     phase = facts.phase()
@@ -82,38 +88,36 @@ def _decide(facts: Any, legal: list[int]) -> int:
     melded = facts.melded()
     if phase == "haidi":
         ready = shanten(hand, melded, melds_of(hand)) <= 0
-        return A.HAIDI_TAKE if ready and A.HAIDI_TAKE in legal else A.HAIDI_DECLINE
+        return _HAIDI_TAKE if ready and _HAIDI_TAKE in legal else _HAIDI_DECLINE
     if phase == "dice":
-        return A.DICE_TWO if A.DICE_TWO in legal else legal[0]
-    low, high, claim = A.KAIGANG_SELF, A.HU, A.KAIGANG_CLAIM
-    kaigang = [a for a in legal if low <= a < high or a == claim]
+        return _DICE_TWO if _DICE_TWO in legal else legal[0]
+    kaigang = [a for a in legal if _KAIGANG_SELF <= a < _HU or a == _KAIGANG_CLAIM]
     if kaigang:
         return kaigang[0]
     if phase == "claim":
         return _claim(facts, legal, hand, melded)
     if phase == "discard":
         return _discard(facts, legal, hand, melded)
-    return A.PASS if A.PASS in legal else legal[0]
+    return _PASS if _PASS in legal else legal[0]
 
 
 def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
     claim = facts.claim()
     if not claim:
-        return A.PASS
+        return _PASS
     t = claim[0]
     n = melds_of(hand)
     base = shanten(hand, melded, n)
-    if A.BUZHANG_CLAIM in legal:
+    if _BUZHANG_CLAIM in legal:
         after = hand[:]
         after[t] -= 3
         if shanten(after, _plus(melded, t, 4), n + 1) <= base:
-            return A.BUZHANG_CLAIM
-    best, best_action = base, A.PASS
-    peng, chis = A.PENG, A.CHI_ACTIONS  # read once: a module attribute is a lookup a read
+            return _BUZHANG_CLAIM
+    best, best_action = base, _PASS
     for a in legal:
-        if a == peng:
+        if a == _PENG:
             used = [t, t]
-        elif a in chis:
+        elif _CHI_LOW <= a <= _CHI_HIGH:
             used = [x for x in A.chi_run(a, t) if x != t]
         else:
             continue
@@ -121,7 +125,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
         for x in used:
             after[x] -= 1
         new_melded = melded[:]
-        for x in (A.chi_run(a, t) if a in chis else (t, t, t)):
+        for x in (A.chi_run(a, t) if _CHI_LOW <= a <= _CHI_HIGH else (t, t, t)):
             new_melded[x] += 1
         s = _best_discard(shanten_after_discard(after, new_melded, n + 1), after)
         if s < best:
@@ -134,10 +138,9 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
     left = shanten_after_discard(hand, melded, n)
     scores = {t: left[t] for t in discards}
     best = min(scores.values()) if scores else 9
-    low, high = A.BUZHANG_SELF, A.KAIGANG_SELF  # read once: a module attribute is a lookup per element
-    buzhang = [a for a in legal if low <= a < high]
+    buzhang = [a for a in legal if _BUZHANG_SELF <= a < _KAIGANG_SELF]
     for a in buzhang:
-        t = a - low
+        t = a - _BUZHANG_SELF
         after = hand[:]
         after[t] = 0 if hand[t] == 4 else hand[t] - 1
         new_n = n + 1 if hand[t] == 4 else n

@@ -16,5 +16,5 @@ cpdef list standard_shanten_after_discard(c, int melds=*)
                step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int, near=cython.int, held=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
-               work="unsigned char[70]")
+               work="unsigned char[70]", memo="unsigned char[200]", out=list)
 cpdef list _table_one_changed(b, int melds, int delta)

@@ -828,6 +828,43 @@ def _shanten_of(e: bytearray, ei: int, melds: int) -> int:
     return best
 
 
+@cython.cfunc
+@cython.locals(e=cython.p_uchar, ei=cython.int, rest=cython.p_uchar, ri=cython.int, melds=cython.int,
+               memo=cython.p_uchar, mi=cython.int, best=cython.int, pa=cython.int, ma=cython.int, pb=cython.int,
+               mb=cython.int, x=cython.int, y=cython.int, k=cython.int, v=cython.int, s=cython.int)
+@cython.returns(cython.int)
+def _shanten_against(e: bytes, ei: int, rest: bytes, ri: int, melds: int, memo: bytearray, mi: int) -> int:
+    """``_shanten_of`` the ``_convolve`` of one group's entry ``e[ei:]`` with the other groups'
+    together ``rest[ri:]``, without making it: for each (head, sets, partial sets) the entry holds,
+    the best shanten it makes with ``rest``, kept in ``memo[mi:]`` (50 bytes, zeroed for a new
+    ``rest``: 0 unknown, else 1 + the shanten). The changed groups of ``_table_one_changed`` all
+    meet one ``rest`` and share most of their (head, sets, partial sets). Partial sets past 4 are
+    never counted (``_cut_shanten``): an entry's 1 + partials is read as 5 at most."""
+    best = 8
+    for pa in range(2):
+        for ma in range(5):
+            x = e[ei + 5 * pa + ma]
+            if not x:
+                continue
+            if x > 5:
+                x = 5
+            k = mi + 25 * pa + 5 * ma + x - 1
+            v = memo[k]
+            if not v:
+                v = 9  # no split with rest: nothing better than the hand's 8
+                for pb in range(2 - pa):
+                    for mb in range(5 - ma):
+                        y = rest[ri + 5 * pb + mb]
+                        if y:
+                            s = _cut_shanten(ma + mb + melds, x + y - 2, pa + pb)
+                            if s + 1 < v:
+                                v = s + 1
+                memo[k] = v
+            if v - 1 < best:
+                best = v - 1
+    return best
+
+
 @cython.ccall
 @cython.locals(melds=cython.int, a0=cython.int, a1=cython.int, a2=cython.int)
 def _table_shanten(b: bytes, melds: int) -> int:
@@ -851,18 +888,22 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_one_tile_changed`` (27 kinds) or ``standard_shanten_honours_after_draw`` (34, ``delta``
     +1) from the tables: each group's changed entries against the other groups' entry together
     (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50; a
-    whole hand's entry at 60). Its C types, ``work`` a C array among them, are in shapes.pxd."""
+    whole hand's entry at 60; ``memo``: group g's ``_shanten_against`` at ``50 g``). Its C types,
+    ``work`` and ``memo`` C arrays among them, are in shapes.pxd."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
     a0 = _entry(b, 0, 9, suits)
     a1 = _entry(b, 9, 9, suits)
     a2 = _entry(b, 18, 9, suits)
-    if not cython.compiled:  # shapes.pxd's C array, as a bytearray
+    if not cython.compiled:  # shapes.pxd's C arrays, as bytearrays
         work = bytearray(70)
-    else:  # every byte read below is written first; zeroed all the same
+        memo = bytearray(200)
+    else:  # every byte of work read below is written first; zeroed all the same
         for x in range(70):
             work[x] = 0
+        for x in range(200):  # memo: 0 is unknown (_shanten_against), one 50-byte block a group
+            memo[x] = 0
     a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
     sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
     hp = honours
@@ -905,7 +946,6 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
                     at_r = at_g + step
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
-                    _convolve(table, at_r, work, 10 * g, work, 60)
-                    out[lo + r] = _shanten_of(work, 60, melds)
+                    out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g)
             step *= 5
     return out
