@@ -2,9 +2,13 @@
 # extension type over ``TableGame``, its state in public C slots and its steps ``cpdef`` methods;
 # seats and tiles between the steps are C ints and a hand's count vector a typed ``bytearray``.
 cimport cython
-from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou.patterns cimport baotou_counts, win_counts
+
+# game.py's action constants (C ints: compared and offered in C)
+cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _CHI_LOW, _CHI_HIGH
+
 
 cdef class HangzhouGame(TableGame):
     cdef public object config, seed, dealer, streak, turn, drawn, last_tile, claims_made, _ready_before
@@ -34,3 +38,5 @@ cdef class HangzhouGame(TableGame):
     cpdef _open_claims(self, int d, int t)
     @cython.locals(h=bytearray)
     cpdef _claim_offer(self, int s, int d, int t)
+    @cython.locals(win=ClaimWindow, choices=dict, a=int)
+    cpdef _resolve_window(self, w)

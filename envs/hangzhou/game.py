@@ -53,6 +53,10 @@ LAST_DRAWABLE = 19
 turned-up indicator, the source's last ten stacks) ends the hand instead; no kong then."""
 
 _KINDS = range(NUM_KINDS)
+# The actions the turn and claim steps offer and compare, read once here: a module attribute
+# (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
+_HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF
+_CHI_LOW, _CHI_HIGH = A.CHI_LOW, A.CHI_HIGH
 
 
 class HangzhouGame(TableGame):
@@ -153,10 +157,10 @@ class HangzhouGame(TableGame):
     def _apply(self, seat: int, action: int, phase: str) -> None:
         if action < NUM_KINDS:
             self._discard(seat, action)
-        elif action == A.HU:
+        elif action == _HU:
             self._win(seat, self.drawn, None)
         else:
-            self._own_kong(seat, action - A.GANG_SELF)
+            self._own_kong(seat, action - _GANG_SELF)
 
     def _restricted(self, s: int) -> bool:
         """Another seat's 飘 is pending: no CHI, PENG, 明杠, 加杠 or discard win for ``s`` (§3)."""
@@ -204,7 +208,7 @@ class HangzhouGame(TableGame):
             if len(acts) > held:  # the discards come sorted: only added kongs need a sort
                 acts.sort()
         if win:
-            acts.append(A.HU)  # the highest action a turn offers: the list stays sorted
+            acts.append(_HU)  # the highest action a turn offers: the list stays sorted
         self._ask(DISCARD, {s: acts})
 
     def _draw(self, s: int, tail: bool = False) -> None:
@@ -322,38 +326,39 @@ class HangzhouGame(TableGame):
         if self.streak >= 3 and self.dealer in (s, d):
             h[t] += 1
             if win_counts(h, self.indicator, len(self.melds[s])):
-                acts.append(A.HU)
+                acts.append(_HU)
             h[t] -= 1
         if self._claim_limit_ok(s, d):
             if s == NEXT[d]:
                 acts += self._chis(h, t)
             if h[t] >= 2 and not self.shipeng[s] >> t & 1:
-                acts.append(A.PENG)
+                acts.append(_PENG_CLAIM)
                 if h[t] == 3 and self._kong_ok():
-                    acts.append(A.GANG_CLAIM)
+                    acts.append(_GANG_CLAIM)
         if acts:
-            acts.append(A.PASS)
+            acts.append(_PASS)
             acts.sort()
         return acts
 
     def _resolve_window(self, w: ClaimWindow) -> None:
-        d, t = w.payer, w.tiles[0]
-        choices = w.choices
-        for s, acts in w.options.items():  # 失碰: a PENG offered and not taken
-            if A.PENG in acts and choices[s] not in (A.PENG, A.GANG_CLAIM):
+        win = w  # compiled: the window's type known (game.pxd), its slots read in C
+        d, t = win.payer, win.tiles[0]
+        choices = win.choices
+        for s, acts in win.options.items():  # 失碰: a PENG offered and not taken
+            if _PENG_CLAIM in acts and choices[s] not in (_PENG_CLAIM, _GANG_CLAIM):
                 self.shipeng[s] |= 1 << t
         for s in OTHERS[d]:  # several HU: the first in turn order after the discarder (§3)
-            if choices.get(s) == A.HU:
+            if choices.get(s) == _HU:
                 self._win(s, t, d)
                 return
         claim = None  # loops, not next(genexp): a compiled method has no closure
         for s, a in choices.items():
-            if a in (A.PENG, A.GANG_CLAIM):
+            if a in (_PENG_CLAIM, _GANG_CLAIM):
                 claim = (s, a)
                 break
         if claim is None:
             for s, a in choices.items():
-                if a in A.CHI_ACTIONS:
+                if _CHI_LOW <= a <= _CHI_HIGH:
                     claim = (s, a)
                     break
         if claim is None:
@@ -374,14 +379,14 @@ class HangzhouGame(TableGame):
         self._ready_before = self._baotou_ready(s)
         h = self.hands[s]
         self.drawn = None
-        if a in A.CHI_ACTIONS:
+        if _CHI_LOW <= a <= _CHI_HIGH:
             run = [(x, y) for b, x, y in chi_runs(self.indicator)[t] if b == a][0]
             for x in run:
                 h[x] -= 1
             ordered = sorted([(natural_kind(x, self.indicator), x) for x in (*run, t)])  # a run's kinds differ
             self._add_meld(s, Meld(CHI, tuple([x for _, x in ordered]), d))
             self._start_turn(s)
-        elif a == A.PENG:
+        elif a == _PENG_CLAIM:
             h[t] -= 2
             self._add_meld(s, Meld(PENG, (t,) * 3, d))
             self._start_turn(s)

@@ -5,6 +5,10 @@ cimport cython
 from cnmahjong.envs.core.engine cimport TableGame
 from cnmahjong.envs.core.wall cimport Wall
 
+# game.py's action constants (C ints: compared and offered in C)
+cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF
+
+
 cdef class SichuanGame(TableGame):
     cdef public object config, seed, dealer, _rng, _fixed_direction, turn, voids, swap_direction, kongs
     cdef public object replacement, kong_this_turn, last_kong_from, dealer_opening, quiet, discards

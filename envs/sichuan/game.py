@@ -48,6 +48,9 @@ ZIMO, DIANPAO, QIANGGANG = "zimo", "dianpao", "qianggang"
 
 _KINDS = range(NUM_SUITED_KINDS)
 _VOID_ACTIONS = [A.void(s) for s in range(3)]
+# The actions the turn and claim steps offer and compare, read once here: a module attribute
+# (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
+_HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF
 _ON_DISCARD = {(g, h, d): WinContext(gangpao=g, haidi=h, dihu=d)
                for g in (False, True) for h in (False, True) for d in (False, True)}
 """The contexts of a win on a discard, by (杠上炮, 海底, 地胡)."""
@@ -295,7 +298,7 @@ class SichuanGame(TableGame):
             acts = self._held_kinds(h)  # every kind held
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
-                acts.append(A.HU)
+                acts.append(_HU)
             if self.wall.remaining:
                 kongs = set()
                 if 4 in h:  # 暗杠: four held, outside the void
@@ -336,10 +339,10 @@ class SichuanGame(TableGame):
         self.dealer_opening = False
         if action < NUM_SUITED_KINDS:
             self._discard(seat, action)
-        elif action == A.HU:
+        elif action == _HU:
             self._self_draw_win(seat, opening)
         else:
-            self._own_kong(seat, action - A.GANG_SELF)
+            self._own_kong(seat, action - _GANG_SELF)
 
     def _discard(self, s: int, t: int) -> None:
         h = self.hands[s]
@@ -373,15 +376,15 @@ class SichuanGame(TableGame):
         acts = []
         fan = self._offered_win(o, t, ctx)
         if fan is not None:
-            acts.append(A.HU)
+            acts.append(_HU)
             self._offer_fan[o] = fan
         h = self.hands[o]
         if t // 9 != self._void(o):  # D2
             if h[t] == 3 and self.wall.remaining:
-                acts.append(A.GANG_CLAIM)
+                acts.append(_GANG_CLAIM)
             if h[t] >= 2 and not self.peng_lock[o] >> t & 1:
-                acts.append(A.PENG)
-        return sorted([*acts, A.PASS]) if acts else []
+                acts.append(_PENG_CLAIM)
+        return sorted([*acts, _PASS]) if acts else []
 
     def _rob_options(self, o: int, t: int) -> list[int]:
         """Seat ``o``'s options on the added tile ``t`` of a 补杠 (§3 抢杠胡): HU and PASS when it
@@ -425,23 +428,27 @@ class SichuanGame(TableGame):
         a seat offered PENG that passed locks the kind."""
         if self.config.pass_hu != "none":
             for o, fan in self._offer_fan.items():
-                if window.choices.get(o) != A.HU:
+                if window.choices.get(o) != _HU:
                     self.threshold[o] = fan
         if self.config.pass_peng_lock:
             t = window.tiles[0]
             for o, acts in window.options.items():
-                if A.PENG in acts and window.choices[o] == A.PASS:
+                if _PENG_CLAIM in acts and window.choices[o] == _PASS:
                     self.peng_lock[o] |= 1 << t
 
     def _resolve_claims(self, window: ClaimWindow) -> None:
         d, t = window.payer, window.tiles[0]
         self._pass_thresholds(window)
-        winners = [o for o in OTHERS[d] if window.choices.get(o) == A.HU]
+        winners = [o for o in OTHERS[d] if window.choices.get(o) == _HU]
         if winners:
             self.won_tiles.append(self.rivers[d].pop())
             self._settle_group(winners, d, t, self._discard_context(d), DIANPAO)
             return
-        claim = next(((o, a) for o, a in window.choices.items() if a in (A.PENG, A.GANG_CLAIM)), None)
+        claim = None  # a loop, not next(genexp): a compiled method has no closure
+        for o, a in window.choices.items():
+            if a in (_PENG_CLAIM, _GANG_CLAIM):
+                claim = (o, a)
+                break
         if claim is None:
             self._draw(self._next_remaining(d))
             return
@@ -454,7 +461,7 @@ class SichuanGame(TableGame):
         self.kong_this_turn = False
         self.last_kong_from = None
         h = self.hands[o]
-        if a == A.PENG:
+        if a == _PENG_CLAIM:
             h[t] -= 2
             self._add_meld(o, Meld(PENG, (t,) * 3, d), [])
             self._start_turn(o, after_peng=True)
