@@ -153,7 +153,7 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
                jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar)
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
-    counts, melded_counts = bytes(c), bytes(melded)
+    counts, melded_counts = count_bytes(c), count_bytes(melded)  # a game's bytearrays as they are
     if len(counts) != NUM_SUITED_KINDS or len(melded_counts) != NUM_SUITED_KINDS:  # read through C pointers below
         raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)} and {len(melded_counts)}")
     if delta > 0:  # C calls when compiled (patterns.pxd), so no function object picked between them

@@ -5,6 +5,8 @@
 # ruleset's Python or compiled subclass). Arguments stay Python objects: the checks of ``step``
 # see exactly what the caller passed, as in the pure package.
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
 cdef class Window:

@@ -326,17 +326,19 @@ class TableGame:
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
         if cython.compiled:  # C loops over the count vector through a pointer (a comprehension's
-            p = h  # variable would be a Python object: its own scope, untyped); the list made at its size
-            n = len(h)
+            p = h  # variable would be a Python object: its own scope, untyped); the list made at its
+            n = len(h)  # size and filled in place (engine.pxd's C calls: no item to replace, no check)
             size = 0
             for t in range(n):
                 if p[t]:
                     size += 1
-            held = [0] * size
+            held = PyList_New(size)  # noqa: F821 - C only (engine.pxd)
             size = 0
             for t in range(n):
                 if p[t]:
-                    held[size] = t
+                    kind = t  # the list's reference, set below, is its own one
+                    Py_INCREF(kind)  # noqa: F821
+                    PyList_SET_ITEM(held, size, kind)  # noqa: F821
                     size += 1
             return held
         return list(compress(range(len(h)), h))  # the same, in C as Python

@@ -217,20 +217,28 @@ def _wait_table() -> bytearray:
 
 
 @cython.cfunc
-@cython.locals(index=cython.int, waits=cython.int, value=cython.int, t=cython.p_uchar)
+@cython.locals(index=cython.int, waits=cython.int, value=cython.int, t=cython.p_uchar, r=cython.int,
+               power=cython.int, bits=cython.int)
 @cython.returns(cython.int)
 def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
     """The entry of the suit whose base-5 content is ``index``: its whole bit (0x200) known, and
-    its waits (bits 0-8) too when ``waits``; made as needed (0x8000, 0x4000: made)."""
+    its waits (bits 0-8) too when ``waits``; made as needed (0x8000, 0x4000: made). The waits are
+    ``_suit_waits``'s: the ranks held fewer than four times whose one more copy makes the suit
+    whole, read from those suits' own whole bits (each made once, then shared)."""
     t = table
     value = t[2 * index] | t[2 * index + 1] << 8
-    if not value & 0x8000 or (waits and not value & 0x4000):
-        key = bytes(_content(index, SUIT_LEN))
-        value |= 0x8000 | (0x200 if key in SUIT_TABLE else 0)
-        if waits:
-            value |= 0x4000 | _suit_waits.__wrapped__(key)
-        t[2 * index] = value & 0xFF
-        t[2 * index + 1] = value >> 8
+    if not value & 0x8000:
+        value |= 0x8000 | (0x200 if bytes(_content(index, SUIT_LEN)) in SUIT_TABLE else 0)
+    if waits and not value & 0x4000:
+        bits = 0
+        power = 1  # 5 ** r: one more copy of rank r is the content 5 ** r further on
+        for r in range(9):  # SUIT_LEN (a literal for the C loop)
+            if index // power % 5 < 4 and _suit_wait_entry(table, index + power, 0) & 0x200:
+                bits |= 1 << r
+            power *= 5
+        value |= 0x4000 | bits
+    t[2 * index] = value & 0xFF
+    t[2 * index + 1] = value >> 8
     return value
 
 
@@ -434,10 +442,10 @@ def standard_shanten(c: Sequence[int], melds: int = 0) -> int:
     ``c`` holds the concealed counts (13 or 14 tiles counting 3 per meld), ``melds``
     the number of exposed sets. Any pair may be the head (false 将 included).
     """
-    b = bytes(c)
+    b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
     if cython.compiled and _in_tables(b, NUM_KINDS, 0):
         return _table_shanten(b, melds)
-    return _pareto_shanten(b, melds)
+    return _pareto_shanten(bytes(b), melds)  # its slices are dict keys: bytes
 
 
 def _pareto_shanten(b: bytes, melds: int) -> int:
@@ -464,10 +472,10 @@ def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     One tile changes one suit only, so the other two suits' blocks are combined once per
     suit instead of once per kind; a single tile with no other tile within two ranks forms no
     block, so adding or removing it leaves the shanten as it is."""
-    b = bytes(c)
+    b = count_bytes(c)  # a bytearray as it is: the tables read it through a pointer (bytes() costs a call)
     if cython.compiled and _in_tables(b, NUM_KINDS, delta):
         return _table_one_changed(b, melds, delta)
-    return _pareto_one_changed(b, melds, delta)
+    return _pareto_one_changed(bytes(b), melds, delta)  # its slices are dict keys: bytes
 
 
 def _pareto_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
@@ -580,10 +588,10 @@ def honour_blocks(key: bytes) -> int:
 
 def standard_shanten_honours(c: Sequence[int], melds: int = 0) -> int:
     """``standard_shanten`` of counts over 34 kinds (the honours 27–33 form no runs)."""
-    b = bytes(c)
+    b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
     if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, 0):
         return _table_shanten(b, melds)
-    return _pareto_shanten_honours(b, melds)
+    return _pareto_shanten_honours(bytes(b), melds)  # its slices are dict keys: bytes
 
 
 def _pareto_shanten_honours(b: bytes, melds: int) -> int:
@@ -597,10 +605,10 @@ def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> lis
     9 where the kind is held four times): a player's 进张 in one pass. As ``_one_tile_changed``,
     each group's change is combined with the other three groups' blocks, and a tile with no
     neighbour to form a block with (an honour not held) leaves the shanten as it is."""
-    b = bytes(c)
+    b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
     if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, 1):
         return _table_one_changed(b, melds, 1)
-    return _pareto_honours_after_draw(b, melds)
+    return _pareto_honours_after_draw(bytes(b), melds)  # its slices are dict keys: bytes
 
 
 def _pareto_honours_after_draw(b: bytes, melds: int) -> list[int]:
@@ -668,6 +676,7 @@ def _fill(table: bytearray, index: int, width: int) -> None:
             table[at + 5 * head + sets] = max((t + 1 for m, t, p in blocks if p == head and m >= sets), default=0)
 
 
+@cython.ccall  # a C call from the table fills
 @cython.locals(index=cython.int, width=cython.int, rest=cython.int, r=cython.int)
 def _content(index: int, width: int) -> bytearray:
     """The counts of a group from its base-5 ``index`` (rank r is digit r)."""
