@@ -29,7 +29,7 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.tiles import melds_of
+from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
 
@@ -60,7 +60,7 @@ class _OnGame(OnGame):
     __slots__ = ()
 
     def melded(self) -> bytearray:
-        return bytearray(self.game.melded[self.seat])  # a copy the shapes read without converting
+        return counts_copy(self.game.melded[self.seat])  # a copy the shapes read without converting
 
     def claim(self) -> list[int]:
         window = self.game._window

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from cnmahjong.envs.core.tiles import counts_copy
 from cnmahjong.envs.core.worlds import unseen_counts
 
 
@@ -47,7 +48,7 @@ class OnGame:
     def hand(self) -> bytearray:
         """The seat's concealed counts: a copy as a ``bytearray`` (the observation's decoded list
         holds the same values), which the shape functions read without converting."""
-        return bytearray(self.game.hands[self.seat])
+        return counts_copy(self.game.hands[self.seat])
 
     def unseen(self) -> list[int]:
         """Copies of each kind the seat cannot see (``worlds.unseen_counts``)."""

@@ -12,6 +12,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from cnmahjong.envs.core.checks import sequence_arg
 
 NUM_SUITED_KINDS = 27
@@ -190,7 +195,20 @@ def tiles_arg(tiles: str | Sequence[int], what: str = "tiles", honours: bool = F
     return [check_kind(t, NUM_KINDS) for t in sequence_arg(tiles, what)]
 
 
+@cython.locals(size=cython.int, k=cython.Py_ssize_t, p=cython.p_uchar)
 def melds_of(hand: Sequence[int]) -> int:
     """How many melds a concealed hand of counts stands beside: 14 (or 13) tiles less 3 per meld."""
-    size = sum(hand)
+    if cython.compiled and (type(hand) is bytearray or type(hand) is bytes):  # a game's counts: a C loop
+        p = hand  # (the builtin sum iterates them as Python ints)
+        size = 0
+        for k in range(len(hand)):
+            size += p[k]
+    else:
+        size = sum(hand)
     return (14 - size) // 3 if size % 3 == 2 else (13 - size) // 3
+
+
+def counts_copy(counts: Sequence[int]) -> bytearray:
+    """A ``bytearray`` copy of the count vector ``counts`` (a game's row): sliced when it is one
+    (``bytearray()`` of a bytearray is a type call, several times the slice)."""
+    return counts[:] if type(counts) is bytearray else bytearray(counts)

@@ -80,7 +80,8 @@ from cnmahjong.envs.core.limited_deal import Holder, deal
 from cnmahjong.envs.core.meld import Meld
 from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.seen import seat_events
-from cnmahjong.envs.core.tiles import COPIES
+from cnmahjong.envs.core.shapes import count_bytes
+from cnmahjong.envs.core.tiles import COPIES, counts_copy
 
 MAX_REDRAWS = 200
 """Draws tried when the phase says another seat holds an option (see the module docstring);
@@ -185,11 +186,11 @@ def _hook(game: Any, name: str) -> Callable[..., Any] | None:
 
 
 @cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
-               p=cython.p_uchar, row=bytes, out=list)
+               p=cython.p_uchar, rp=cython.p_uchar, out=list)
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
     sees, every river, the tiles face up and the other seats' shown tiles."""
-    seen = bytearray(game.hands[seat])
+    seen = counts_copy(game.hands[seat])
     kinds = len(seen)
     p = seen  # the compiled loops count into it through a C pointer, each kind checked first
     shown = _hook(game, "_world_shown")
@@ -209,11 +210,12 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
     if shown is not None:
         for s in range(NUM_SEATS):
             if s != seat:
-                row = bytes(shown(s))
+                row = count_bytes(shown(s))  # read only: a bytearray as it is
                 if len(row) != kinds:
                     raise ValueError(f"shown tiles of seat {s}: {len(row)} kinds, not {kinds}")
+                rp = row  # read through a C pointer, its length checked
                 for k in range(kinds):
-                    p[k] += row[k]
+                    p[k] += rp[k]
     for k in range(kinds):
         if p[k] > COPIES:
             raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {list(seen)}")
