@@ -53,7 +53,7 @@ cdef class ChangshaGame(TableGame):
     cpdef _take_drawn(self, int s, int t)
     cpdef _buzhang_draw(self, int s)
     @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray, w1="long long",
-                   w2="long long", w3="long long")
+                   w2="long long", w3="long long", waits=list)
     cpdef _open_claims(self, int d, int t)
     @cython.locals(h=bytearray, n=int, acts=list)
     cpdef _claim_offer(self, int s, int d, int t, dihu, hu_only, kong_ok)

@@ -504,9 +504,13 @@ class ChangshaGame(TableGame):
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``."""
         nxt, s2, s3 = _OTHERS[d]
         h1, h2, h3 = self.hands[nxt], self.hands[s2], self.hands[s3]
-        w1 = self._wait(nxt)  # cached (only the discarder's hand changed); C integers compiled
-        w2 = self._wait(s2)
-        w3 = self._wait(s3)
+        waits = self._waits  # the others' waits are cached (only the discarder's hand changed): read
+        w = waits[nxt]  # here, a method call only to make one; w1..w3 are C integers compiled
+        w1 = self._wait(nxt) if w is None else w
+        w = waits[s2]
+        w2 = self._wait(s2) if w is None else w
+        w = waits[s3]
+        w3 = self._wait(s3) if w is None else w
         if (not (w1 | w2 | w3) >> t & 1
                 and h1[t] < 2 and h2[t] < 2 and h3[t] < 2 and not _chis(h1, t)):
             self._dihu = False  # the common case: no win, PENG, kong or CHI for anybody
