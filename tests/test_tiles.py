@@ -70,3 +70,23 @@ def test_counts_reject_bad_kinds_and_fifth_copies():
     with pytest.raises(ValueError, match="not an integer"):
         tiles.to_counts(["a"])
     assert tiles.from_counts(tiles.to_counts([5, 1, 5])) == [1, 5, 5]
+
+
+@given(st.lists(st.integers(0, 4), min_size=27, max_size=34), st.sampled_from([bytearray, bytes, list]))
+def test_melds_of_reads_every_count_form_alike(counts, form):
+    """``melds_of`` (a C loop over a game's bytearray or bytes when compiled, ``sum`` otherwise):
+    the melds beside 14 (or 13) tiles less 3 per meld, the same for every form of the counts."""
+    size = sum(counts)
+    expected = (14 - size) // 3 if size % 3 == 2 else (13 - size) // 3
+    assert tiles.melds_of(form(counts)) == expected
+
+
+@pytest.mark.parametrize("form", [bytearray, bytes, list])
+def test_counts_copy_is_an_independent_bytearray(form):
+    """``counts_copy``: a new ``bytearray`` of the same counts, whatever the row's form; changing
+    it leaves the game's row as it was."""
+    row = form([1, 0, 4, 2] + [0] * 23)
+    copy = tiles.counts_copy(row)
+    assert type(copy) is bytearray and list(copy) == list(row) and copy is not row
+    copy[0] = 3
+    assert list(row)[0] == 1
