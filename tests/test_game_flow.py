@@ -1,6 +1,7 @@
 """The hand as a state machine: deal (§1), turns and claims (§5), 漏胡, 天胡/地胡 (§4),
 海底 (§7), settlement through the engine (§8), errors, events and replay."""
 
+import importlib
 import json
 
 import pytest
@@ -343,3 +344,11 @@ def test_dealer_self_draw_small_win_birds_5_9_each_pays_triple_section8_1(config
     r = g.result
     assert tuple(r.patterns[0]) == ("PINGHU",) and r.self_drawn
     assert r.payments == payments
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou"])
+def test_chi_actions_are_consecutive_section5(ruleset):
+    """§5 CHI: the three CHI actions are consecutive ids, which the compiled games and Changsha's
+    player test as one range (``CHI_LOW <= a <= CHI_HIGH``)."""
+    actions = importlib.import_module(f"cnmahjong.envs.{ruleset}.actions")
+    assert tuple(range(actions.CHI_LOW, actions.CHI_HIGH + 1)) == actions.CHI_ACTIONS

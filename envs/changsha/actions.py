@@ -39,6 +39,7 @@ DICE_ONE = 97
 DICE_TWO = 98
 
 CHI_ACTIONS = (CHI_LOW, CHI_MID, CHI_HIGH)
+"""Consecutive ids: the compiled game and player test a CHI as ``CHI_LOW <= a <= CHI_HIGH``."""
 
 
 def discard(t: int) -> int:

@@ -24,6 +24,7 @@ GANG_SELF = 39
 """GANG own kong of tile t is ``GANG_SELF + t``."""
 HU, PASS = 73, 74
 CHI_ACTIONS = (CHI_LOW, CHI_MID, CHI_HIGH)
+"""Consecutive ids: the compiled game and player test a CHI as ``CHI_LOW <= a <= CHI_HIGH``."""
 
 
 def gang(t: int) -> int:
