@@ -193,9 +193,28 @@ def test_table_shanten_equals_the_pareto_shanten():
             if shapes._in_tables(b, 27, delta):
                 assert shapes._table_one_changed(b, melds, delta) == shapes._pareto_one_changed(b, melds, delta) \
                     == public(b, melds)
-        if shapes._in_tables(h, 34, 1):
-            assert shapes._table_one_changed(h, melds, 1) == shapes._pareto_honours_after_draw(h, melds) \
-                == shapes.standard_shanten_honours_after_draw(h, melds)
+        for delta, public in ((1, shapes.standard_shanten_honours_after_draw),
+                              (-1, shapes.standard_shanten_honours_after_discard)):
+            if shapes._in_tables(h, 34, delta):
+                assert shapes._table_one_changed(h, melds, delta) \
+                    == shapes._pareto_honours_one_changed(h, melds, delta) == public(h, melds)
+
+
+def test_honours_after_discard_is_the_shanten_of_each_discard():
+    """``standard_shanten_honours_after_discard`` is ``standard_shanten_honours`` of the hand less
+    each held kind, kind by kind (9 for a kind not held), on random hands with honours."""
+    rng = random.Random(11)
+    for _ in range(1500):
+        n = rng.choice((2, 5, 8, 11, 14))
+        melds = (14 - n) // 3
+        h = _hand(rng, n, 34)
+        slow = []
+        for k in range(34):
+            less = bytearray(h)
+            if less[k]:
+                less[k] -= 1
+            slow.append(shapes.standard_shanten_honours(bytes(less), melds) if h[k] else 9)
+        assert shapes.standard_shanten_honours_after_discard(h, melds) == slow, list(h)
 
 
 def test_hands_the_tables_do_not_cover_take_the_pareto_sets():

@@ -75,7 +75,7 @@ for i in range(3000):
     melded = [0] * 27
     for _ in range(3 * rng.randrange(2)):
         melded[rng.choice((1, 4, 7, 10, 3))] += 1
-    out["rows"].append([wild.shanten(b, w, m), wild.shanten_after_draw(b, w, m),
+    out["rows"].append([wild.shanten(b, w, m), wild.shanten_after_draw(b, w, m), wild.shanten_after_discard(b, w, m),
                         wild.seven_pairs_completions(b, w),
                         patterns.shanten_after_draw(s27, melded, m) if sum(s27) % 3 == 1 else None,
                         patterns.shanten_after_discard(s27, melded, m) if sum(s27) % 3 == 2 else None,

@@ -2,7 +2,7 @@
 # game asks on every claim check is a C call from the compiled game (``game.pxd`` cimports it), and
 # it calls the shape functions in C.
 from cnmahjong.envs.core.shapes cimport (
-    count_bytes, hand_wait_mask, standard_shanten_after_discard, standard_shanten_after_draw,
+    count_bytes, hand_wait_mask, shanten_one_changed,
 )
 
 cpdef long long wait_mask(c, melded, int num_melds) except? -1

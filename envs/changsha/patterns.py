@@ -27,10 +27,9 @@ from cnmahjong.envs.core.shapes import (
     is_seven_pairs,
     mask_kinds,
     seven_pairs_shanten,
+    shanten_one_changed,
     standard_pair_mask,
     standard_shanten,
-    standard_shanten_after_discard,
-    standard_shanten_after_draw,
 )
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS, format, tiles_arg, to_counts
 
@@ -148,32 +147,17 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
 
 
 @cython.ccall
-@cython.locals(num_melds=cython.int, delta=cython.int, k=cython.int, x=cython.int, pairs=cython.int,
-               n=cython.int, pp=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int, all_jiang=cython.int,
+@cython.locals(num_melds=cython.int, delta=cython.int, k=cython.int, x=cython.int,
+               n=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int, all_jiang=cython.int,
                jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar)
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
     counts, melded_counts = count_bytes(c), count_bytes(melded)  # a game's bytearrays as they are
     if len(counts) != NUM_SUITED_KINDS or len(melded_counts) != NUM_SUITED_KINDS:  # read through C pointers below
         raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)} and {len(melded_counts)}")
-    if delta > 0:  # C calls when compiled (patterns.pxd), so no function object picked between them
-        out = standard_shanten_after_draw(counts, num_melds)
-    else:
-        out = standard_shanten_after_discard(counts, num_melds)
+    out = shanten_one_changed(counts, num_melds, delta)  # standard and seven pairs (a C call, patterns.pxd)
     p, m = counts, melded_counts
     jiang = JIANG_KIND_MASK  # 27 bits: a C integer in the compiled build
-    if num_melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
-        pairs = 0
-        for k in range(NUM_SUITED_KINDS):
-            pairs += p[k] >> 1
-        for k in range(NUM_SUITED_KINDS):
-            x = p[k] + delta
-            if 0 <= x <= 4:
-                pp = pairs + (p[k] & 1 if delta > 0 else (p[k] & 1) - 1)
-                v = 6 - (pp if pp < 7 else 7)
-                o = out[k]
-                if v < o:
-                    out[k] = v
     all_jiang = 1
     for k in range(NUM_SUITED_KINDS):
         if m[k] and not jiang >> k & 1:

@@ -5,6 +5,8 @@
 # ``.py`` (``@cython.locals``), but for ``_table_one_changed``'s, whose C array only a ``.pxd`` can
 # declare; an argument typed here is typed here only.
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 cpdef object count_bytes(object c)
 cpdef long long hand_wait_mask(c, melded, int num_melds, long long add=*, long long remove=*) except? -1
@@ -12,9 +14,11 @@ cpdef bint _in_tables(b, int n, int delta) except -1
 cpdef int _group_index(b, int lo, int width) except -1
 cpdef list standard_shanten_after_draw(c, int melds=*)
 cpdef list standard_shanten_after_discard(c, int melds=*)
+cpdef list shanten_one_changed(c, int melds, int delta)
 @cython.locals(groups=cython.int, g=cython.int, r=cython.int, lo=cython.int, width=cython.int, x=cython.int,
                step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int, near=cython.int, held=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
-               work="unsigned char[70]", memo="unsigned char[200]", out=list)
+               work="unsigned char[60]", memo="unsigned char[200]", out="int[34]", n=cython.int,
+               made=list, item=object)
 cpdef list _table_one_changed(b, int melds, int delta)

@@ -227,6 +227,8 @@ def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
     whole, read from those suits' own whole bits (each made once, then shared)."""
     t = table
     value = t[2 * index] | t[2 * index + 1] << 8
+    if value & 0x4000 or value & 0x8000 and not waits:  # made already: nothing to write back
+        return value
     if not value & 0x8000:
         value |= 0x8000 | (0x200 if bytes(_content(index, SUIT_LEN)) in SUIT_TABLE else 0)
     if waits and not value & 0x4000:
@@ -551,6 +553,32 @@ def _cut_shanten(sets: int, partials: int, head: int) -> int:
 
 
 @cython.locals(k=cython.Py_ssize_t, pairs=cython.int, p=cython.p_uchar)
+@cython.locals(k=cython.int, x=cython.int, pairs=cython.int, pp=cython.int, v=cython.int, n=cython.int,
+               p=cython.p_uchar, out=list)  # the arguments: shapes.pxd
+def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
+    """``standard_shanten`` of 27 counts, or the lower seven pairs' (``seven_pairs_shanten``) when
+    ``melds`` is 0, with one tile of each kind added (``delta`` +1) or removed (-1): 27 values, 9
+    where the change is impossible. The rulesets whose shapes include seven pairs start from it."""
+    b = count_bytes(c)
+    n = len(b)
+    if n != NUM_KINDS:  # read through a C pointer below
+        raise ValueError(f"counts must hold {NUM_KINDS} kinds, got {n}")
+    out = _one_tile_changed(b, melds, delta)
+    if melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
+        p = b
+        pairs = 0
+        for k in range(27):  # NUM_KINDS (a literal for the C loop)
+            pairs += p[k] >> 1
+        for k in range(27):
+            x = p[k] + delta
+            if 0 <= x <= 4:
+                pp = pairs + (p[k] & 1 if delta > 0 else (p[k] & 1) - 1)
+                v = 6 - (pp if pp < 7 else 7)
+                if v < out[k]:
+                    out[k] = v
+    return out
+
+
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
     if cython.compiled and (type(c) is bytearray or type(c) is bytes):  # a C loop over the counts
@@ -605,14 +633,26 @@ def standard_shanten_honours_after_draw(c: Sequence[int], melds: int = 0) -> lis
     9 where the kind is held four times): a player's 进张 in one pass. As ``_one_tile_changed``,
     each group's change is combined with the other three groups' blocks, and a tile with no
     neighbour to form a block with (an honour not held) leaves the shanten as it is."""
+    return _honours_one_changed(c, melds, +1)
+
+
+def standard_shanten_honours_after_discard(c: Sequence[int], melds: int = 0) -> list[int]:
+    """``standard_shanten_honours`` of counts over 34 kinds less one tile of each kind (34 values;
+    9 for kinds not held): what each discard would leave, in one pass."""
+    return _honours_one_changed(c, melds, -1)
+
+
+def _honours_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
+    """``standard_shanten_honours`` with one tile of each of the 34 kinds added (``delta`` +1) or
+    removed (-1)."""
     b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
-    if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, 1):
-        return _table_one_changed(b, melds, 1)
-    return _pareto_honours_after_draw(bytes(b), melds)  # its slices are dict keys: bytes
+    if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, delta):
+        return _table_one_changed(b, melds, delta)
+    return _pareto_honours_one_changed(bytes(b), melds, delta)  # its slices are dict keys: bytes
 
 
-def _pareto_honours_after_draw(b: bytes, melds: int) -> list[int]:
-    """``standard_shanten_honours_after_draw`` from the Pareto sets themselves."""
+def _pareto_honours_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
+    """``_honours_one_changed`` from the Pareto sets themselves."""
     keys = (b[0:9], b[9:18], b[18:27])
     i0, i1, i2 = (_suit_id(k) for k in keys)
     honours = b[27:34]
@@ -620,20 +660,21 @@ def _pareto_honours_after_draw(b: bytes, melds: int) -> list[int]:
     suits_12 = _pareto_pairs(i1, i2)
     rest0 = _pareto_pairs(suits_12, hon)
     base = _combine(i0, rest0, melds)
-    out = [*_suit_changed(keys[0], rest0, base, melds, +1),
-           *_suit_changed(keys[1], _pareto_pairs(_pareto_pairs(i0, i2), hon), base, melds, +1),
-           *_suit_changed(keys[2], _pareto_pairs(_pareto_pairs(i0, i1), hon), base, melds, +1)]
+    out = [*_suit_changed(keys[0], rest0, base, melds, delta),
+           *_suit_changed(keys[1], _pareto_pairs(_pareto_pairs(i0, i2), hon), base, melds, delta),
+           *_suit_changed(keys[2], _pareto_pairs(_pareto_pairs(i0, i1), hon), base, melds, delta)]
     suits = _pareto_pairs(i0, suits_12)
     key = bytearray(honours)
     for h in range(7):
-        if key[h] == 0:
-            out.append(base)
-        elif key[h] >= 4:
+        x = key[h] + delta
+        if x < 0 or x > 4:
             out.append(9)
+        elif x == (1 if delta > 0 else 0):  # a lone honour forms no block: added or removed, no change
+            out.append(base)
         else:
-            key[h] += 1
+            key[h] = x
             out.append(_combine(honour_blocks(bytes(key)), suits, melds))
-            key[h] -= 1
+            key[h] -= delta
     return out
 
 
@@ -894,11 +935,11 @@ def _table_shanten(b: bytes, melds: int) -> int:
 
 
 def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
-    """``_one_tile_changed`` (27 kinds) or ``standard_shanten_honours_after_draw`` (34, ``delta``
+    """``_one_tile_changed`` (27 kinds) or ``_honours_one_changed`` (34, ``delta``
     +1) from the tables: each group's changed entries against the other groups' entry together
-    (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50; a
-    whole hand's entry at 60; ``memo``: group g's ``_shanten_against`` at ``50 g``). Its C types,
-    ``work`` and ``memo`` C arrays among them, are in shapes.pxd."""
+    (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50;
+    ``memo``: group g's ``_shanten_against`` at ``50 g``, group 0's also giving the whole hand's).
+    Its C types, ``work``, ``memo`` and ``out`` C arrays among them, are in shapes.pxd."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
@@ -906,10 +947,10 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     a1 = _entry(b, 9, 9, suits)
     a2 = _entry(b, 18, 9, suits)
     if not cython.compiled:  # shapes.pxd's C arrays, as bytearrays
-        work = bytearray(70)
+        work = bytearray(60)
         memo = bytearray(200)
     else:  # every byte of work read below is written first; zeroed all the same
-        for x in range(70):
+        for x in range(60):
             work[x] = 0
         for x in range(200):  # memo: 0 is unknown (_shanten_against), one 50-byte block a group
             memo[x] = 0
@@ -927,10 +968,14 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
         _convolve(sp, a0, work, 50, work, 10)
         _convolve(work, 40, hp, a3, work, 20)
         _convolve(work, 40, sp, a2, work, 30)
-    _convolve(sp, a0, work, 0, work, 60)
-    base = _shanten_of(work, 60, melds)
+    base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
-    out = [9] * len(b)
+    n = len(b)
+    if not cython.compiled:  # shapes.pxd's C array ``out``, as a list
+        out = [9] * n
+    else:
+        for x in range(n):
+            out[x] = 9
     for g in range(groups):
         lo = 9 * g
         width = 9 if g < 3 else 7
@@ -957,4 +1002,11 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
                         _fill(group, at_r // 10, width)
                     out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g)
             step *= 5
-    return out
+    if not cython.compiled:
+        return out
+    made = PyList_New(n)  # noqa: F821 - C only (shapes.pxd): filled in place, each item its own reference
+    for x in range(n):
+        item = out[x]
+        Py_INCREF(item)  # noqa: F821
+        PyList_SET_ITEM(made, x, item)  # noqa: F821
+    return made

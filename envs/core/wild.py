@@ -30,6 +30,7 @@ from cnmahjong.envs.core.shapes import (
     _group_index,
     _in_tables,
     standard_shanten_honours,
+    standard_shanten_honours_after_discard,
     standard_shanten_honours_after_draw,
 )
 
@@ -386,6 +387,28 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
     floor = -1 if (total + w) % 3 == 2 else 0
     return best if best > floor else floor
+
+
+@cython.locals(w=cython.int, melds=cython.int, floor=cython.int, pairs=cython.int, singles=cython.int,
+               total=cython.int, k=cython.int, s=cython.int, v=cython.int, p=cython.p_uchar)
+def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
+    """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
+    what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
+    total, pairs, singles = _tally(b)
+    p = b
+    standard = standard_shanten_honours_after_discard(b, melds)
+    floor = -1 if (total - 1 + w) % 3 == 2 else 0
+    out = []
+    for k in range(NUM_KINDS):
+        s = standard[k]
+        if s == 9:
+            out.append(9)
+            continue
+        v = s - w
+        if not melds:  # the discard unpairs an even count, or pairs off an odd one's single
+            v = min(v, _pairs_shanten(pairs, singles - 1, w) if p[k] & 1 else _pairs_shanten(pairs - 1, singles + 1, w))
+        out.append(v if v > floor else floor)
+    return out
 
 
 @cython.locals(w=cython.int, melds=cython.int, floor=cython.int, pairs=cython.int, singles=cython.int,

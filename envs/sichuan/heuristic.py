@@ -25,7 +25,12 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import seven_pairs_shanten, standard_shanten, standard_shanten_after_draw
+from cnmahjong.envs.core.shapes import (
+    seven_pairs_shanten,
+    shanten_one_changed,
+    standard_shanten,
+    standard_shanten_after_draw,
+)
 from cnmahjong.envs.core.tiles import melds_of
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
@@ -109,7 +114,8 @@ def _decide(facts: Any, legal: list[int]) -> int:
     discards = [a for a in legal if a < KINDS]
     if holds_void(hand, void):
         return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
-    scores = {t: shanten(_without(hand, void, t), n) for t in discards}
+    left = shanten_one_changed(hand, n, -1)  # ``shanten`` after each discard (no void tile held here)
+    scores = {t: left[t] for t in discards}
     best = min(scores.values())
     gang_self, hu = A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     for a in legal:
@@ -138,6 +144,20 @@ def improving(rest: list[int], n: int, best: int, void: int | None) -> int:
     return total
 
 
+@cython.locals(n=cython.int, s=cython.int, u=cython.int, x=cython.int, left=list)
+def _best_discard(rest: list[int], n: int, none: int) -> int:
+    """The lowest ``shanten`` any discard leaves of ``rest`` (no void tile in it) beside ``n``
+    melds, or ``none`` when it holds no tile: one pass (``shanten_one_changed``), a C loop."""
+    left = shanten_one_changed(rest, n, -1)
+    s = 99
+    for u in range(KINDS):
+        if rest[u]:
+            x = left[u]
+            if x < s:
+                s = x
+    return none if s == 99 else s
+
+
 def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
     """PENG or 直杠 on the offered tile when it does not set the hand back; else PASS."""
     t = facts.offered()
@@ -150,7 +170,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: i
         rest = _without(hand, void, t, t)
         # D2 lets a seat holding void tiles PENG: with nothing else left, its discard is a void
         # tile and the hand outside the void gains nothing (``base``)
-        after = min((shanten(_without(rest, void, u), n + 1) for u in range(KINDS) if rest[u]), default=base)
+        after = _best_discard(rest, n + 1, base)
         if after < base:
             return A.PENG
     return A.PASS
