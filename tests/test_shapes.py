@@ -368,3 +368,28 @@ def test_warm_tables_makes_every_entry_as_a_hand_would_make_it():
             continue
         assert out["made"] == sum(out["within"]) == 405_350 + 43_130 and out["again"] == 0
         assert out["filled"] == out["within"] and out["differ"] == 0 and out["lazily"] > 3000
+
+
+def test_shanten_one_changed_is_the_lower_of_standard_and_seven_pairs_per_kind():
+    """``shanten_one_changed`` (what the rulesets with seven pairs start from) is, kind by kind,
+    ``standard_shanten`` of the changed hand, or ``seven_pairs_shanten`` when lower and there are
+    no melds; 9 where the change is impossible; both changes, random hands of every size."""
+    rng = random.Random(12)
+    for _ in range(2000):
+        n = rng.choice((1, 4, 7, 10, 13, 2, 5, 8, 11, 14))
+        melds = (14 - n) // 3
+        b = _hand(rng, n, 27)
+        for delta in (1, -1):
+            slow = []
+            for k in range(27):
+                x = b[k] + delta
+                if not 0 <= x <= 4:
+                    slow.append(9)
+                    continue
+                changed = bytearray(b)
+                changed[k] = x
+                s = shapes.standard_shanten(bytes(changed), melds)
+                slow.append(min(s, shapes.seven_pairs_shanten(bytes(changed))) if melds == 0 else s)
+            assert shapes.shanten_one_changed(b, melds, delta) == slow, (list(b), melds, delta)
+    with pytest.raises(ValueError, match="27 kinds"):
+        shapes.shanten_one_changed(bytes(34), 0, 1)
