@@ -553,8 +553,8 @@ def _cut_shanten(sets: int, partials: int, head: int) -> int:
 
 
 @cython.locals(k=cython.Py_ssize_t, pairs=cython.int, p=cython.p_uchar)
-@cython.locals(k=cython.int, x=cython.int, pairs=cython.int, pp=cython.int, v=cython.int, n=cython.int,
-               p=cython.p_uchar, out=list)  # the arguments: shapes.pxd
+@cython.locals(k=cython.int, x=cython.int, pairs=cython.int, pp=cython.int, v=cython.int, o=cython.int,
+               n=cython.int, p=cython.p_uchar, out=list)  # the arguments: shapes.pxd
 def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     """``standard_shanten`` of 27 counts, or the lower seven pairs' (``seven_pairs_shanten``) when
     ``melds`` is 0, with one tile of each kind added (``delta`` +1) or removed (-1): 27 values, 9
@@ -574,7 +574,8 @@ def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
             if 0 <= x <= 4:
                 pp = pairs + (p[k] & 1 if delta > 0 else (p[k] & 1) - 1)
                 v = 6 - (pp if pp < 7 else 7)
-                if v < out[k]:
+                o = out[k]  # a C int: the comparison in C
+                if v < o:
                     out[k] = v
     return out
 
