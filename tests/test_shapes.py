@@ -335,7 +335,16 @@ for width, table in ((9, lazy[0]), (7, lazy[1])):
         key = [rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(width)]
         if sum(key) <= 14:
             shapes._fill(table, sum(x * 5 ** r for r, x in enumerate(key)), width)
+lazy_waits = bytearray(len(shapes._wait_table()))  # wait entries of their own, made on demand
+suits = [c for c in itertools.product(range(5), repeat=9) if sum(c) <= 13]
+for key in rng.sample(suits, 3000):
+    shapes._suit_wait_entry(lazy_waits, sum(x * 5 ** r for r, x in enumerate(key)), 1)
 made, again = shapes.warm_tables(), shapes.warm_tables()
+waits = shapes._wait_table()
+wait_differ = sum(lazy_waits[i:i + 2] != waits[i:i + 2] if lazy_waits[i + 1] & 0x40  # waits made on demand
+                  else lazy_waits[i + 1] & 0x82 != waits[i + 1] & 0x82  # the whole bit alone (a neighbour's)
+                  for i in range(0, len(lazy_waits), 2) if lazy_waits[i + 1])
+wait_cold = sum(not waits[2 * sum(x * 5 ** r for r, x in enumerate(c)) + 1] & 0x40 for c in suits)
 tables = shapes._tables()
 differ = filled_lazily = 0
 for warm, own in zip(tables, lazy):
@@ -345,6 +354,7 @@ for warm, own in zip(tables, lazy):
             differ += warm[i:i + 10] != own[i:i + 10]
 within = [sum(sum(c) <= 14 for c in itertools.product(range(5), repeat=w)) for w in (9, 7)]
 print(json.dumps({"made": made, "again": again, "within": within, "differ": differ, "lazily": filled_lazily,
+                  "wait_differ": wait_differ, "wait_cold": wait_cold, "waits_lazily": sum(map(bool, lazy_waits[1::2])),
                   "filled": [sum(1 for i in range(0, len(t), 10) if t[i]) for t in tables]}))
 """
 
@@ -352,7 +362,8 @@ print(json.dumps({"made": made, "again": again, "within": within, "differ": diff
 def test_warm_tables_makes_every_entry_as_a_hand_would_make_it():
     """``warm_tables`` makes every suit and honours entry of at most 14 tiles at once (in a fresh
     process: the tables are per process), each equal to the entry made on demand (recursively, from
-    ``_cuts``) in tables of their own; a second call makes none. The pure package has no tables."""
+    ``_cuts``) in tables of their own; a second call makes none; and every suit wait entry of at most
+    13 tiles, waits included, equal to those made on demand. The pure package has no tables."""
     import json
     import os
     import subprocess
@@ -368,6 +379,8 @@ def test_warm_tables_makes_every_entry_as_a_hand_would_make_it():
             continue
         assert out["made"] == sum(out["within"]) == 405_350 + 43_130 and out["again"] == 0
         assert out["filled"] == out["within"] and out["differ"] == 0 and out["lazily"] > 3000
+        # every suit wait entry of at most 13 tiles made, waits included, as a hand would make it
+        assert out["wait_cold"] == 0 and out["wait_differ"] == 0 and out["waits_lazily"] > 3000
 
 
 def test_shanten_one_changed_is_the_lower_of_standard_and_seven_pairs_per_kind():
@@ -393,3 +406,21 @@ def test_shanten_one_changed_is_the_lower_of_standard_and_seven_pairs_per_kind()
             assert shapes.shanten_one_changed(b, melds, delta) == slow, (list(b), melds, delta)
     with pytest.raises(ValueError, match="27 kinds"):
         shapes.shanten_one_changed(bytes(34), 0, 1)
+
+
+def test_suit_whole_is_membership_of_the_suit_table():
+    """``_suit_whole`` (the wait entries' whole bit, decided in C loops) says of every suit content
+    of at most 14 tiles, and of a sample of larger ones, what membership of ``SUIT_TABLE`` says
+    (every content compiled; as Python, all of at most 8 tiles and a random sample)."""
+    from itertools import product
+
+    contents = list(product(range(5), repeat=9))
+    if not shapes.__file__.endswith(".so"):
+        rng = random.Random(3)
+        contents = [c for c in contents if sum(c) <= 8] + rng.sample(contents, 20000)
+    wholes = 0
+    for c in contents:
+        whole = bytes(c) in shapes.SUIT_TABLE
+        wholes += whole
+        assert shapes._suit_whole(sum(x * 5 ** r for r, x in enumerate(c))) == whole, c
+    assert wholes > 1000

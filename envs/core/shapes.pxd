@@ -22,3 +22,6 @@ cpdef list shanten_one_changed(c, int melds, int delta)
                work="unsigned char[60]", memo="unsigned char[200]", out="int[34]", n=cython.int,
                made=list, item=object)
 cpdef list _table_one_changed(b, int melds, int delta)
+@cython.locals(total=cython.int, rest=cython.int, r=cython.int, pair=cython.int, whole=cython.int, x=cython.int,
+               c="int[11]", d="int[11]")
+cpdef int _suit_whole(int index) except -1

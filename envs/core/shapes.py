@@ -208,7 +208,7 @@ _WAITS: list[bytearray] = []
 """[one suit's entries]: 5^9 entries of 2 bytes (about 4 MB), made at first use."""
 
 
-@cython.cfunc  # a C call from the compiled table lookups
+@cython.ccall  # a C call from the compiled table lookups
 def _wait_table() -> bytearray:
     """The suit wait entries, made at first use."""
     if not _WAITS:
@@ -216,7 +216,7 @@ def _wait_table() -> bytearray:
     return _WAITS[0]
 
 
-@cython.cfunc
+@cython.ccall
 @cython.locals(index=cython.int, waits=cython.int, value=cython.int, t=cython.p_uchar, r=cython.int,
                power=cython.int, bits=cython.int)
 @cython.returns(cython.int)
@@ -230,7 +230,7 @@ def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
     if value & 0x4000 or value & 0x8000 and not waits:  # made already: nothing to write back
         return value
     if not value & 0x8000:
-        value |= 0x8000 | (0x200 if bytes(_content(index, SUIT_LEN)) in SUIT_TABLE else 0)
+        value |= 0x8000 | (0x200 if _suit_whole(index) else 0)
     if waits and not value & 0x4000:
         bits = 0
         power = 1  # 5 ** r: one more copy of rank r is the content 5 ** r further on
@@ -242,6 +242,45 @@ def _suit_wait_entry(table: bytearray, index: int, waits: int) -> int:
     t[2 * index] = value & 0xFF
     t[2 * index + 1] = value >> 8
     return value
+
+
+def _suit_whole(index: int) -> int:
+    """1 when the suit whose base-5 content is ``index`` is in ``SUIT_TABLE`` (at most 14 tiles
+    that split into sets, or sets and one pair), else 0; decided in C loops, not by a dict lookup
+    of its made content (each new wait entry asks it of itself and its nine neighbours). The lowest
+    rank held starts ``count % 3`` runs (three equal runs are three triplets), the rest of its
+    copies are triplets; the pair, when the size asks for one, is tried at every rank. Its C
+    types, the counts' arrays among them, are in shapes.pxd."""
+    if not cython.compiled:  # shapes.pxd's C arrays, as lists
+        c, d = [0] * 11, [0] * 11
+    total = 0
+    rest = index
+    for r in range(9):  # SUIT_LEN (a literal for the C loop); ranks 9, 10: none, so no run starts at 7 or 8
+        c[r] = rest % 5
+        rest //= 5
+        total += c[r]
+    c[9] = c[10] = 0
+    if total > 3 * 4 + 2 or total % 3 == 1:  # MAX_SETS sets and a pair at most
+        return 0
+    for pair in range(-1, 9):  # -1: no pair (a size of 3n); else the pair's rank (3n + 2)
+        if (pair < 0) != (total % 3 == 0) or pair >= 0 and c[pair] < 2:
+            continue
+        for r in range(11):
+            d[r] = c[r]
+        if pair >= 0:
+            d[pair] -= 2
+        whole = 1
+        for r in range(9):
+            x = d[r] % 3
+            if x:
+                if d[r + 1] < x or d[r + 2] < x:
+                    whole = 0
+                    break
+                d[r + 1] -= x
+                d[r + 2] -= x
+        if whole:
+            return 1
+    return 0
 
 
 @cython.ccall
@@ -761,7 +800,8 @@ def _fill_suit(table: bytearray, index: int) -> None:
 
 
 def warm_tables() -> int:
-    """Make every table entry of at most ``_MAX_TILES`` tiles now (suits and honours; each is
+    """Make every table entry of at most ``_MAX_TILES`` tiles now (suits and honours, and the suit
+    wait entries of ``standard_wait_mask``; each is
     otherwise made the first time a hand meets it, about 15% of a greedy hand's instructions in the
     first thousands of hands): a long run (a search, an evaluation) meets most of them anyway, so a
     benchmark of its steady rate warms them first. About 2.5 s once per process, compiled; the pure
@@ -769,14 +809,15 @@ def warm_tables() -> int:
     if not cython.compiled:
         return 0
     tables = _tables()
-    return _warm(tables[0], SUIT_LEN) + _warm(tables[1], HONOURS)
+    return _warm(tables[0], SUIT_LEN, _wait_table()) + _warm(tables[1], HONOURS, None)
 
 
 @cython.locals(width=cython.int, index=cython.int, end=cython.int, total=cython.int, r=cython.int,
                digits=cython.p_uchar, t=cython.p_uchar, made=cython.int)
-def _warm(table: bytearray, width: int) -> int:
+def _warm(table: bytearray, width: int, waits: bytearray | None) -> int:
     """``warm_tables`` for one table of groups of ``width`` kinds: in increasing index order, so that
-    every entry an entry is made from (fewer tiles: a lower index) is there already."""
+    every entry an entry is made from (fewer tiles: a lower index) is there already; with ``waits``
+    (the suits) also each suit wait entry of fewer tiles, its waits included (a 3n+1 hand's suit)."""
     t = table
     counts = bytearray(width)
     digits = counts
@@ -794,6 +835,8 @@ def _warm(table: bytearray, width: int) -> int:
         if total <= _MAX_TILES and not t[index * _VEC]:
             _fill(table, index, width)
             made += 1
+        if waits is not None and total < _MAX_TILES:
+            _suit_wait_entry(waits, index, 1)
     return made
 
 
