@@ -265,9 +265,17 @@ def sets_need(b: bytes) -> int:
     return costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
 
 
+@cython.locals(k=cython.int, n=cython.int, odd=cython.int, p=cython.p_uchar)
 def pairs_need(b: bytes) -> int:
     """Wildcards seven pairs need: one per kind held an odd number of times (a natural quad
     is two pairs)."""
+    if cython.compiled:  # one C loop (as Python, translate and count run in C)
+        n = len(b)
+        p = b
+        odd = 0
+        for k in range(n):
+            odd += p[k] & 1
+        return odd
     return b.translate(_ODD).count(1)
 
 

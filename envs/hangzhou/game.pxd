@@ -33,6 +33,7 @@ cdef class HangzhouGame(TableGame):
     @cython.locals(melded=bytearray)
     cpdef _add_meld(self, int s, meld)
     cpdef _claim_limit_ok(self, int s, int d)
+    @cython.locals(out=list, a=int, x=int, y=int)
     cpdef _chis(self, bytearray h, int t)
     @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray)
     cpdef _open_claims(self, int d, int t)

@@ -39,6 +39,9 @@ from cnmahjong.envs.hangzhou.patterns import baotou_counts, best_reading_counts,
 from cnmahjong.envs.hangzhou.rules import RuleConfig
 from cnmahjong.envs.hangzhou.scoring import liable_seats, piao_claim_split, settle
 
+_CHI_RUNS = [chi_runs(k) for k in range(NUM_KINDS)]
+"""``chi_runs`` of every indicator, read by index (the cached call was most of a discard's CHI check)."""
+
 __all__ = ["RULESET", "HangzhouGame", "HangzhouMatch", "new_hand"]
 
 RULESET = "hangzhou"
@@ -297,7 +300,11 @@ class HangzhouGame(TableGame):
     def _chis(self, h: bytearray, t: int) -> list[int]:
         """CHI actions on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n of its suit,
         the hand's tiles taken by the kinds they play (a 白板 for the indicator kind)."""
-        return [a for a, x, y in chi_runs(self.indicator)[t] if h[x] and h[y]]
+        out = []
+        for a, x, y in _CHI_RUNS[self.indicator][t]:  # a loop over typed names (game.pxd): C reads of h
+            if h[x] and h[y]:
+                out.append(a)
+        return out
 
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
@@ -380,7 +387,7 @@ class HangzhouGame(TableGame):
         h = self.hands[s]
         self.drawn = None
         if _CHI_LOW <= a <= _CHI_HIGH:
-            run = [(x, y) for b, x, y in chi_runs(self.indicator)[t] if b == a][0]
+            run = [(x, y) for b, x, y in _CHI_RUNS[self.indicator][t] if b == a][0]
             for x in run:
                 h[x] -= 1
             ordered = sorted([(natural_kind(x, self.indicator), x) for x in (*run, t)])  # a run's kinds differ

@@ -28,7 +28,7 @@ cdef class SichuanGame(TableGame):
     @cython.locals(h=bytearray, left=bytearray, t=int, k=int, need=int, low=int, end=int, unpicked=int)
     cpdef list _swap_options(self, int seat, picks)
     cpdef _discard_context(self, int d)
-    @cython.locals(h=bytearray, t=int)
+    @cython.locals(h=bytearray, t=int, found=int)
     cpdef _start_turn(self, int s, after_peng=*)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)

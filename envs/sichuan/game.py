@@ -299,17 +299,19 @@ class SichuanGame(TableGame):
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(_HU)
-            if self.wall.remaining:
-                kongs = set()
+            if self.wall.remaining and (4 in h or self.melds[s]):  # a kong is rare: asked only when possible
+                found = 0  # a kind is four held (暗杠) or added to its PENG (加杠), never both
                 if 4 in h:  # 暗杠: four held, outside the void
                     for t in range(NUM_SUITED_KINDS):
                         if h[t] == 4 and t // 9 != v:
-                            kongs.add(t)
+                            acts.append(_GANG_SELF + t)  # A.gang(t)
+                            found = 1
                 for m in self.melds[s]:  # 加杠 on a PENG
                     if m.kind == PENG and h[m.tiles[0]]:
-                        kongs.add(m.tiles[0])
-                acts += [A.gang(t) for t in kongs]
-            acts.sort()
+                        acts.append(_GANG_SELF + m.tiles[0])
+                        found = 1
+                if found:  # the kongs lie between the discards and HU
+                    acts.sort()
         self._ask(DISCARD, {s: acts})
 
     def _draw(self, s: int, tail: bool = False) -> None:
