@@ -309,6 +309,7 @@ def test_shanten_after_draw_equals_one_shanten_per_drawn_kind():
             c[t] += 1
         melds, w = (13 - size) // 3, r.choice([0, 0, 1, 2, 3])
         fast = wild.shanten_after_draw(bytes(c), w, melds)
+        assert wild.shanten_after_draw_and_wild(bytes(c), w, melds) == (fast, wild.shanten(bytes(c), w + 1, melds))
         for k in range(34):
             if c[k] == 4:
                 assert fast[k] == 9
@@ -326,6 +327,20 @@ def test_shanten_after_draw_equals_one_shanten_per_drawn_kind():
                 slow += unseen[u] if wild_shanten(c, indicator, melds) < best else 0
                 c[u] -= 1
         assert improving(c, indicator, melds, best, unseen) == slow
+
+
+def test_a_drawn_wildcard_with_every_honour_held():
+    """``shanten_after_draw_and_wild``'s drawn wildcard when no honour is missing from the hand
+    (its standard shanten then asked of the tables, not read off a lone honour's draw)."""
+    from cnmahjong.envs.core import wild
+
+    c = [0] * 34
+    for k in (*range(27, 34), 0, 1, 2, 10, 20, 21):  # 13 tiles: every honour once
+        c[k] += 1
+    for w, melds in ((0, 0), (1, 0), (2, 0), (0, 1)):
+        after, with_wild = wild.shanten_after_draw_and_wild(bytes(c), w, melds)
+        assert with_wild == wild.shanten(bytes(c), w + 1, melds)
+        assert after == wild.shanten_after_draw(bytes(c), w, melds)
 
 
 def test_shanten_after_discard_equals_one_shanten_per_discarded_kind():

@@ -15,6 +15,9 @@ cpdef int _group_index(b, int lo, int width) except -1
 cpdef list standard_shanten_after_draw(c, int melds=*)
 cpdef list standard_shanten_after_discard(c, int melds=*)
 cpdef list shanten_one_changed(c, int melds, int delta)
+cpdef int standard_shanten_honours(c, int melds=*) except? -99
+cpdef list standard_shanten_honours_after_draw(c, int melds=*)
+cpdef list standard_shanten_honours_after_discard(c, int melds=*)
 @cython.locals(groups=cython.int, g=cython.int, r=cython.int, lo=cython.int, width=cython.int, x=cython.int,
                step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int, near=cython.int, held=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",

@@ -1,7 +1,15 @@
 # C types for wild.py (pure-Python mode, as ``shapes.pxd``): the table path of its win and 爆头
 # tests reads the group contents with the shape tables' own C helpers (``shapes.pxd``).
-from cnmahjong.envs.core.shapes cimport _group_index, _in_tables
+from cnmahjong.envs.core.shapes cimport (
+    _group_index, _in_tables, standard_shanten_honours, standard_shanten_honours_after_discard,
+    standard_shanten_honours_after_draw,
+)
 
 cpdef bint complete(b, int w, bint seven_pairs) except -1
 cpdef int sets_need(b) except? -1
 cpdef int pairs_need(b) except? -1
+# the greedy players' shanten questions: C calls from their compiled modules (their .pxd cimports)
+cpdef int shanten(b, int w, int melds=*) except? -99
+cpdef list shanten_after_discard(b, int w, int melds=*)
+cpdef list shanten_after_draw(b, int w, int melds=*)
+cpdef tuple shanten_after_draw_and_wild(b, int w, int melds=*)

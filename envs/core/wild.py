@@ -379,8 +379,23 @@ def seven_pairs_completions(b: bytes, w: int) -> int:
     return mask
 
 
-@cython.locals(w=cython.int, melds=cython.int, best=cython.int, pairs=cython.int, singles=cython.int,
-               total=cython.int, floor=cython.int)
+@cython.cfunc
+@cython.inline
+@cython.locals(s=cython.int, w=cython.int, melds=cython.int, tiles=cython.int, pairs=cython.int,
+               singles=cython.int, v=cython.int, floor=cython.int)
+@cython.returns(cython.int)
+def _from_standard(s: int, w: int, melds: int, tiles: int, pairs: int, singles: int) -> int:
+    """``shanten`` of a hand of ``tiles`` natural tiles (``pairs`` pairs, ``singles`` odd counts)
+    whose standard shanten is ``s``, with ``w`` wildcards beside ``melds`` melds."""
+    v = s - w
+    if not melds:
+        v = min(v, _pairs_shanten(pairs, singles, w))
+    # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
+    floor = -1 if (tiles + w) % 3 == 2 else 0
+    return v if v > floor else floor
+
+
+@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int)  # the arguments' C types: wild.pxd
 def shanten(b: bytes, w: int, melds: int = 0) -> int:
     """Shanten (向听数) of natural counts ``b`` (34 kinds) with ``w`` wildcards and ``melds``
     melds, over the standard form and (without melds) seven pairs: -1 complete, 0 ready.
@@ -389,53 +404,58 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     a partial set, a pair or a single), which holds unless the hand has more wildcards than
     partial sets to use them on."""
     total, pairs, singles = _tally(b)
-    best = standard_shanten_honours(b, melds) - w
-    if not melds:
-        best = min(best, _pairs_shanten(pairs, singles, w))
-    # a 3n+1 hand is at best ready (0); only a 3n+2 hand can be complete (-1)
-    floor = -1 if (total + w) % 3 == 2 else 0
-    return best if best > floor else floor
+    return _from_standard(standard_shanten_honours(b, melds), w, melds, total, pairs, singles)
 
 
-@cython.locals(w=cython.int, melds=cython.int, floor=cython.int, pairs=cython.int, singles=cython.int,
-               total=cython.int, k=cython.int, s=cython.int, v=cython.int, p=cython.p_uchar)
+@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, s=cython.int,
+               p=cython.p_uchar)  # the arguments' C types: wild.pxd
 def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
     what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
     total, pairs, singles = _tally(b)
     p = b
     standard = standard_shanten_honours_after_discard(b, melds)
-    floor = -1 if (total - 1 + w) % 3 == 2 else 0
     out = []
     for k in range(NUM_KINDS):
         s = standard[k]
         if s == 9:
             out.append(9)
-            continue
-        v = s - w
-        if not melds:  # the discard unpairs an even count, or pairs off an odd one's single
-            v = min(v, _pairs_shanten(pairs, singles - 1, w) if p[k] & 1 else _pairs_shanten(pairs - 1, singles + 1, w))
-        out.append(v if v > floor else floor)
+        elif p[k] & 1:  # the discard pairs off an odd count's single, or unpairs an even one
+            out.append(_from_standard(s, w, melds, total - 1, pairs, singles - 1))
+        else:
+            out.append(_from_standard(s, w, melds, total - 1, pairs - 1, singles + 1))
     return out
 
 
-@cython.locals(w=cython.int, melds=cython.int, floor=cython.int, pairs=cython.int, singles=cython.int,
-               total=cython.int, k=cython.int, s=cython.int, v=cython.int, p=cython.p_uchar)
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` plus one natural tile of each kind (34 values; 9 where the kind is held
     four times), for a 3n+1 hand's 进张: one pass instead of 34 calls (the greedy players' tie-break)."""
+    return shanten_after_draw_and_wild(b, w, melds)[0]
+
+
+@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, s=cython.int,
+               base=cython.int, p=cython.p_uchar)  # the arguments' C types: wild.pxd
+def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[int], int]:
+    """(``shanten_after_draw(b, w, melds)``, ``shanten(b, w + 1, melds)``): what each natural draw
+    and a drawn wildcard make of a 3n+1 hand, from one table pass (the hand's own standard shanten
+    is the after-draw value of an honour it does not hold: a lone honour forms no block)."""
     total, pairs, singles = _tally(b)
     p = b
     standard = standard_shanten_honours_after_draw(b, melds)
-    floor = -1 if (total + 1 + w) % 3 == 2 else 0
+    base = -99
+    for k in range(27, 34):  # the honours (literal bounds: a C loop)
+        if not p[k]:
+            base = standard[k]
+            break
+    if base == -99:  # every honour held
+        base = standard_shanten_honours(b, melds)
     out = []
     for k in range(NUM_KINDS):
         s = standard[k]
         if s == 9:
             out.append(9)
-            continue
-        v = s - w
-        if not melds:  # the drawn tile pairs an odd count, or makes an even one odd
-            v = min(v, _pairs_shanten(pairs + 1, singles - 1, w) if p[k] & 1 else _pairs_shanten(pairs, singles + 1, w))
-        out.append(v if v > floor else floor)
-    return out
+        elif p[k] & 1:  # the drawn tile pairs an odd count, or makes an even one odd
+            out.append(_from_standard(s, w, melds, total + 1, pairs + 1, singles - 1))
+        else:
+            out.append(_from_standard(s, w, melds, total + 1, pairs, singles + 1))
+    return out, _from_standard(base, w + 1, melds, total, pairs, singles)

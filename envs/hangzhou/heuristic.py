@@ -21,7 +21,7 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
-from cnmahjong.envs.core import wild
+from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.hangzhou import actions as A
@@ -31,7 +31,7 @@ from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_k
 
 def wild_shanten(hand: list[int], indicator: int, melds: int) -> int:
     b, w = natural(hand, indicator)
-    return wild.shanten(b, w, melds)
+    return shanten(b, w, melds)
 
 
 def after_removing(hand: list[int], *removed: int) -> list[int]:
@@ -48,13 +48,13 @@ def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     not held), in one pass over the natural kinds (``wild.shanten_after_discard``): a discarded
     财神 is a wildcard less, a discarded 白板 the indicator's natural kind, any other tile its own."""
     b, w = natural(hand, indicator)
-    left = wild.shanten_after_discard(b, w, melds)
+    left = shanten_after_discard(b, w, melds)
     white = natural_kind(WHITE, indicator)
     out = [9] * NUM_KINDS
     for t in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
         if hand[t]:
             if t == indicator:
-                out[t] = wild.shanten(b, w - 1, melds)
+                out[t] = shanten(b, w - 1, melds)
             else:
                 out[t] = left[white if t == WHITE else t]
     return out
@@ -141,11 +141,10 @@ def _decide(facts: Any, legal: list[int]) -> int:
                with_wild=cython.int, white=cython.int, after=list)
 def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
-    ``best``. One pass over the natural kinds (``wild.shanten_after_draw``): a drawn 财神 adds a
+    ``best``. One pass over the natural kinds (``wild.shanten_after_draw_and_wild``): a drawn 财神 adds a
     wildcard, a drawn 白板 the indicator's natural kind, any other tile its own."""
     b, w = natural(rest, k)
-    after = wild.shanten_after_draw(b, w, n)
-    with_wild = wild.shanten(b, w + 1, n)
+    after, with_wild = shanten_after_draw_and_wild(b, w, n)
     white = natural_kind(WHITE, k)  # every other non-财神 tile plays its own kind
     total = 0
     for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
