@@ -732,6 +732,10 @@ def _pareto_honours_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
 
 _VEC = 10
 """Bytes per table entry: (head 0/1) x (sets 0..4)."""
+# Sets prefix: an entry's bytes with one head are nonzero for sets 0 up to the most it can make,
+# then zero (a triple with m sets also counts under every fewer), and so are a ``_convolve``'s (a
+# split of m sets takes one fewer from a part that has one): the C loops over sets stop at the first
+# zero. ``tests/test_shapes.py`` checks it of every entry and of convolutions.
 _MAX_TILES = 14
 _POW5 = tuple(5 ** r for r in range(SUIT_LEN))
 _TABLES: list[bytearray] = []
@@ -894,12 +898,14 @@ def _convolve(a: bytes, ai: int, b: bytes, bi: int, out: bytearray, oi: int) -> 
     for pa in range(2):
         for ma in range(5):
             x = a[ai + 5 * pa + ma]
-            if not x:
-                continue
+            if not x:  # none with these sets: none with more (sets prefix)
+                break
             for pb in range(2 - pa):
                 for mb in range(5 - ma):
                     y = b[bi + 5 * pb + mb]
-                    if y and x + y - 1 > out[oi + 5 * (pa + pb) + ma + mb]:
+                    if not y:
+                        break
+                    if x + y - 1 > out[oi + 5 * (pa + pb) + ma + mb]:
                         out[oi + 5 * (pa + pb) + ma + mb] = x + y - 1
     return 0
 
@@ -915,10 +921,11 @@ def _shanten_of(e: bytearray, ei: int, melds: int) -> int:
     for p in range(2):
         for m in range(5):
             x = e[ei + 5 * p + m]
-            if x:
-                s = _cut_shanten(m + melds, x - 1, p)
-                if s < best:
-                    best = s
+            if not x:  # none with these sets: none with more (sets prefix)
+                break
+            s = _cut_shanten(m + melds, x - 1, p)
+            if s < best:
+                best = s
     return best
 
 
@@ -938,8 +945,8 @@ def _shanten_against(e: bytes, ei: int, rest: bytes, ri: int, melds: int, memo: 
     for pa in range(2):
         for ma in range(5):
             x = e[ei + 5 * pa + ma]
-            if not x:
-                continue
+            if not x:  # none with these sets: none with more (sets prefix)
+                break
             if x > 5:
                 x = 5
             k = mi + 25 * pa + 5 * ma + x - 1
@@ -949,10 +956,11 @@ def _shanten_against(e: bytes, ei: int, rest: bytes, ri: int, melds: int, memo: 
                 for pb in range(2 - pa):
                     for mb in range(5 - ma):
                         y = rest[ri + 5 * pb + mb]
-                        if y:
-                            s = _cut_shanten(ma + mb + melds, x + y - 2, pa + pb)
-                            if s + 1 < v:
-                                v = s + 1
+                        if not y:
+                            break
+                        s = _cut_shanten(ma + mb + melds, x + y - 2, pa + pb)
+                        if s + 1 < v:
+                            v = s + 1
                 memo[k] = v
             if v - 1 < best:
                 best = v - 1
