@@ -21,9 +21,9 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
-from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
+from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
 from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_kind
