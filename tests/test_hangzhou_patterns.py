@@ -294,6 +294,16 @@ def test_cross_check_covers_wins_and_all_wildcard_counts():
     assert seen == {0, 1, 2, 3}
 
 
+def _random_wild_hand(r: random.Random, full: int) -> tuple[list[int], int, int]:
+    """(34 counts of a random hand of ``full`` - 3 m tiles, m melds, 0-3 wildcards): every size
+    of a 13-tile (``full`` 13) or 14-tile (14) hand."""
+    size = r.choice([full - 12, full - 9, full - 6, full - 3, full])
+    c = [0] * 34
+    for t in r.sample([k for k in range(34) for _ in range(4)], size):
+        c[t] += 1
+    return c, (full - size) // 3, r.choice([0, 0, 1, 2, 3])
+
+
 def test_shanten_after_draw_equals_one_shanten_per_drawn_kind():
     """``wild.shanten_after_draw`` (the greedy players' 进张 in one pass) equals ``wild.shanten`` of
     the hand with each kind added, over 3,000 random hands of every size, meld count and number of
@@ -303,11 +313,7 @@ def test_shanten_after_draw_equals_one_shanten_per_drawn_kind():
 
     r = random.Random(5)
     for _ in range(3000):
-        size = r.choice([1, 4, 7, 10, 13])
-        c = [0] * 34
-        for t in r.sample([k for k in range(34) for _ in range(4)], size):
-            c[t] += 1
-        melds, w = (13 - size) // 3, r.choice([0, 0, 1, 2, 3])
+        c, melds, w = _random_wild_hand(r, 13)
         fast = wild.shanten_after_draw(bytes(c), w, melds)
         assert wild.shanten_after_draw_and_wild(bytes(c), w, melds) == (fast, wild.shanten(bytes(c), w + 1, melds))
         for k in range(34):
@@ -354,11 +360,7 @@ def test_shanten_after_discard_equals_one_shanten_per_discarded_kind():
 
     r = random.Random(6)
     for _ in range(3000):
-        size = r.choice([2, 5, 8, 11, 14])
-        c = [0] * 34
-        for t in r.sample([k for k in range(34) for _ in range(4)], size):
-            c[t] += 1
-        melds, w = (14 - size) // 3, r.choice([0, 0, 1, 2, 3])
+        c, melds, w = _random_wild_hand(r, 14)
         fast = wild.shanten_after_discard(bytes(c), w, melds)
         for k in range(34):
             if not c[k]:

@@ -453,3 +453,16 @@ def test_suit_whole_is_membership_of_the_suit_table():
         wholes += whole
         assert shapes._suit_whole(sum(x * 5 ** r for r, x in enumerate(c))) == whole, c
     assert wholes > 1000
+
+
+def test_lowest_held_is_the_least_value_over_the_kinds_held():
+    """``lowest_held`` (a player's best discard from its after-discard shanten) is the least of
+    the values at the kinds the counts hold, whatever lies at the others, and 9 when none is held."""
+    rng = random.Random(13)
+    for _ in range(500):
+        counts = bytes(rng.choice((0, 0, 1, 2, 3, 4)) for _ in range(rng.choice((27, 34))))
+        values = [rng.randrange(-1, 9) for _ in counts]
+        held = [v for v, c in zip(values, counts, strict=True) if c]
+        assert shapes.lowest_held(values, counts) == (min(held) if held else 9)
+        assert shapes.lowest_held(values, list(counts)) == shapes.lowest_held(values, bytearray(counts))
+    assert shapes.lowest_held([0] * 27, bytes(27)) == 9

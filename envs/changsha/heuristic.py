@@ -29,6 +29,7 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
+from cnmahjong.envs.core.shapes import lowest_held
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
@@ -127,7 +128,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
         new_melded = melded[:]
         for x in (A.chi_run(a, t) if _CHI_LOW <= a <= _CHI_HIGH else (t, t, t)):
             new_melded[x] += 1
-        s = _best_discard(shanten_after_discard(after, new_melded, n + 1), after)
+        s = lowest_held(shanten_after_discard(after, new_melded, n + 1), after)
         if s < best:
             best, best_action = s, a
     return best_action
@@ -154,18 +155,6 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
         return tied[0]
     unseen = facts.unseen()
     return max(tied, key=lambda t: (improving(minus(hand, t), melded, n, best, unseen), t))
-
-@cython.locals(d=cython.int, s=cython.int, x=cython.int)
-def _best_discard(left: list[int], hand: list[int]) -> int:
-    """The lowest of ``left`` over the kinds ``hand`` holds (a C loop: a generator would not be)."""
-    s = 9
-    for d in range(NUM_KINDS):
-        if hand[d]:
-            x = left[d]
-            if x < s:
-                s = x
-    return s
-
 
 def minus(hand: list[int], t: int) -> list[int]:
     out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)

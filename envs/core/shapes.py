@@ -619,6 +619,20 @@ def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     return out
 
 
+@cython.locals(k=cython.int, n=cython.int, s=cython.int, x=cython.int)  # the arguments: shapes.pxd
+def lowest_held(values: list[int], counts: Sequence[int]) -> int:
+    """The lowest of ``values`` over the kinds ``counts`` holds, 9 when it holds none: a player's
+    best discard from its shanten after each discard (a C loop: a generator would not be typed)."""
+    s = 9
+    n = len(counts)
+    for k in range(n):
+        if counts[k]:
+            x = values[k]
+            if x < s:
+                s = x
+    return s
+
+
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
     if cython.compiled and (type(c) is bytearray or type(c) is bytes):  # a C loop over the counts
@@ -808,7 +822,7 @@ def warm_tables() -> int:
     wait entries of ``standard_wait_mask``; each is
     otherwise made the first time a hand meets it, about 15% of a greedy hand's instructions in the
     first thousands of hands): a long run (a search, an evaluation) meets most of them anyway, so a
-    benchmark of its steady rate warms them first. About 2.5 s once per process, compiled; the pure
+    benchmark of its steady rate warms them first. About 2 s once per process, compiled; the pure
     package answers from the Pareto sets and has no tables to warm (0 made). Returns the entries made."""
     if not cython.compiled:
         return 0

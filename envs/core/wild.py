@@ -407,24 +407,10 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     return _from_standard(standard_shanten_honours(b, melds), w, melds, total, pairs, singles)
 
 
-@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, s=cython.int,
-               p=cython.p_uchar)  # the arguments' C types: wild.pxd
 def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
     what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
-    total, pairs, singles = _tally(b)
-    p = b
-    standard = standard_shanten_honours_after_discard(b, melds)
-    out = []
-    for k in range(NUM_KINDS):
-        s = standard[k]
-        if s == 9:
-            out.append(9)
-        elif p[k] & 1:  # the discard pairs off an odd count's single, or unpairs an even one
-            out.append(_from_standard(s, w, melds, total - 1, pairs, singles - 1))
-        else:
-            out.append(_from_standard(s, w, melds, total - 1, pairs - 1, singles + 1))
-    return out
+    return _from_standards(b, standard_shanten_honours_after_discard(b, melds), w, melds, -1)
 
 
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
@@ -433,8 +419,8 @@ def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
     return shanten_after_draw_and_wild(b, w, melds)[0]
 
 
-@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, s=cython.int,
-               base=cython.int, p=cython.p_uchar)  # the arguments' C types: wild.pxd
+@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, base=cython.int,
+               p=cython.p_uchar)  # the arguments' C types: wild.pxd
 def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[int], int]:
     """(``shanten_after_draw(b, w, melds)``, ``shanten(b, w + 1, melds)``): what each natural draw
     and a drawn wildcard make of a 3n+1 hand, from one table pass (the hand's own standard shanten
@@ -449,13 +435,24 @@ def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[
             break
     if base == -99:  # every honour held
         base = standard_shanten_honours(b, melds)
+    return _from_standards(b, standard, w, melds, 1), _from_standard(base, w + 1, melds, total, pairs, singles)
+
+
+@cython.cfunc
+@cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
+               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar)
+def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int) -> list:
+    """``_from_standard`` of each kind's standard shanten with one natural tile of it added
+    (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9."""
+    total, pairs, singles = _tally(b)
+    p = b
     out = []
     for k in range(NUM_KINDS):
         s = standard[k]
         if s == 9:
             out.append(9)
-        elif p[k] & 1:  # the drawn tile pairs an odd count, or makes an even one odd
-            out.append(_from_standard(s, w, melds, total + 1, pairs + 1, singles - 1))
-        else:
-            out.append(_from_standard(s, w, melds, total + 1, pairs, singles + 1))
-    return out, _from_standard(base, w + 1, melds, total, pairs, singles)
+        elif p[k] & 1:  # an odd count: one more pairs its single, one less leaves its pairs
+            out.append(_from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1))
+        else:  # an even count: one more is a new single, one less breaks a pair into one
+            out.append(_from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1))
+    return out

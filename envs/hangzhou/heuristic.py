@@ -22,6 +22,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
+from cnmahjong.envs.core.shapes import lowest_held
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
 from cnmahjong.envs.hangzhou import actions as A
@@ -60,17 +61,9 @@ def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     return out
 
 
-@cython.locals(s=cython.int, t=cython.int, x=cython.int, scores=list)
 def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
     """The lowest shanten any discard leaves."""
-    scores = _discard_scores(hand, indicator, melds)
-    s = 9
-    for t in range(NUM_KINDS):  # a C loop (a generator would not be typed)
-        if hand[t]:
-            x = scores[t]
-            if x < s:
-                s = x
-    return s
+    return lowest_held(_discard_scores(hand, indicator, melds), hand)
 
 
 class _Observed(Observed):

@@ -26,6 +26,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import (
+    lowest_held,
     seven_pairs_shanten,
     shanten_one_changed,
     standard_shanten,
@@ -144,20 +145,6 @@ def improving(rest: list[int], n: int, best: int, void: int | None) -> int:
     return total
 
 
-@cython.locals(n=cython.int, s=cython.int, u=cython.int, x=cython.int, left=list)
-def _best_discard(rest: list[int], n: int, none: int) -> int:
-    """The lowest ``shanten`` any discard leaves of ``rest`` (no void tile in it) beside ``n``
-    melds, or ``none`` when it holds no tile: one pass (``shanten_one_changed``), a C loop."""
-    left = shanten_one_changed(rest, n, -1)
-    s = 99
-    for u in range(KINDS):
-        if rest[u]:
-            x = left[u]
-            if x < s:
-                s = x
-    return none if s == 99 else s
-
-
 def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
     """PENG or 直杠 on the offered tile when it does not set the hand back; else PASS."""
     t = facts.offered()
@@ -170,7 +157,9 @@ def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: i
         rest = _without(hand, void, t, t)
         # D2 lets a seat holding void tiles PENG: with nothing else left, its discard is a void
         # tile and the hand outside the void gains nothing (``base``)
-        after = _best_discard(rest, n + 1, base)
+        after = lowest_held(shanten_one_changed(rest, n + 1, -1), rest)  # 9: nothing left to discard
+        if after == 9:
+            after = base
         if after < base:
             return A.PENG
     return A.PASS
