@@ -591,7 +591,6 @@ def _cut_shanten(sets: int, partials: int, head: int) -> int:
     return 8 - 2 * sets - partials - head
 
 
-@cython.locals(k=cython.Py_ssize_t, pairs=cython.int, p=cython.p_uchar)
 @cython.locals(k=cython.int, x=cython.int, pairs=cython.int, pp=cython.int, v=cython.int, o=cython.int,
                n=cython.int, p=cython.p_uchar, out=list)  # the arguments: shapes.pxd
 def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
@@ -633,6 +632,7 @@ def lowest_held(values: list[int], counts: Sequence[int]) -> int:
     return s
 
 
+@cython.locals(k=cython.Py_ssize_t, pairs=cython.int, p=cython.p_uchar)
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""
     if cython.compiled and (type(c) is bytearray or type(c) is bytes):  # a C loop over the counts

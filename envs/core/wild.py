@@ -407,10 +407,13 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     return _from_standard(standard_shanten_honours(b, melds), w, melds, total, pairs, singles)
 
 
+@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int)  # the arguments' C types: wild.pxd
 def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
     what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
-    return _from_standards(b, standard_shanten_honours_after_discard(b, melds), w, melds, -1)
+    total, pairs, singles = _tally(b)
+    standard = standard_shanten_honours_after_discard(b, melds)
+    return _from_standards(b, standard, w, melds, -1, total, pairs, singles)
 
 
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
@@ -435,16 +438,18 @@ def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[
             break
     if base == -99:  # every honour held
         base = standard_shanten_honours(b, melds)
-    return _from_standards(b, standard, w, melds, 1), _from_standard(base, w + 1, melds, total, pairs, singles)
+    return (_from_standards(b, standard, w, melds, 1, total, pairs, singles),
+            _from_standard(base, w + 1, melds, total, pairs, singles))
 
 
 @cython.cfunc
 @cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
                total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar)
-def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int) -> list:
+def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int, total: int, pairs: int,
+                    singles: int) -> list:
     """``_from_standard`` of each kind's standard shanten with one natural tile of it added
-    (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9."""
-    total, pairs, singles = _tally(b)
+    (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9. ``total``, ``pairs``,
+    ``singles``: ``_tally(b)``, which the caller has made."""
     p = b
     out = []
     for k in range(NUM_KINDS):
