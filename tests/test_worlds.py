@@ -81,6 +81,27 @@ def play_out(game: Any, seed: int) -> Any:
 
 # ------------------------------------------------------------------ what the seat sees
 @pytest.mark.parametrize("name", RULESETS)
+def test_unseen_counts_count_every_tile_the_seat_sees(name):
+    """``unseen_counts`` (which adds a game's ``river_counts`` rows where it keeps them) equals the
+    copies left after counting, tile by tile, the seat's hand, every river's tiles, the melds it
+    sees, the tiles face up and the other seats' shown tiles: at every decision, every seat."""
+    checked = 0
+    for game, seat in positions(name, hands=12, seed=5):
+        seen = Counter({k: n for k, n in enumerate(game.hands[seat]) if n})
+        for s in range(4):
+            seen.update(game.rivers[s])
+            for m in game.melds[s]:
+                if s == seat or not m.hidden:
+                    seen.update(m.tiles)
+            if s != seat and hasattr(game, "_world_shown"):
+                seen.update({k: n for k, n in enumerate(game._world_shown(s)) if n})
+        seen.update(game._world_face_up())
+        assert unseen_counts(game, seat) == [COPIES - seen[k] for k in range(game.NUM_KINDS)]
+        checked += 1
+    assert checked > 1000, checked
+
+
+@pytest.mark.parametrize("name", RULESETS)
 def test_world_shows_the_seat_what_it_sees(name):
     """Thousands of positions, every seat: observation and legal actions equal the real ones, and
     every decision kind of the ruleset is met on a seat's own decision; a sample of the worlds is

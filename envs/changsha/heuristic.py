@@ -133,28 +133,46 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
             best, best_action = s, a
     return best_action
 
+
+@cython.locals(best_t=cython.int, most=cython.int, x=cython.int, a=cython.int, t=cython.int, best=cython.int,
+               kinds=cython.int, left=list, discards=list, tied=list)
 def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
     n = melds_of(hand)
-    discards = [a for a in legal if a < NUM_KINDS]
     left = shanten_after_discard(hand, melded, n)
-    scores = {t: left[t] for t in discards}
-    best = min(scores.values()) if scores else 9
-    buzhang = [a for a in legal if _BUZHANG_SELF <= a < _KAIGANG_SELF]
-    for a in buzhang:
-        t = a - _BUZHANG_SELF
-        after = hand[:]
-        after[t] = 0 if hand[t] == 4 else hand[t] - 1
-        new_n = n + 1 if hand[t] == 4 else n
-        # the replacement tile is unknown: keep the kong if the hand is no worse without it
-        if shanten(after, _plus(melded, t, 4), new_n) <= best:
-            return a
+    kinds = NUM_KINDS
+    discards = []
+    best = 9  # the lowest shanten a discard leaves (loops over typed names: C loops compiled)
+    for a in legal:
+        if a < kinds:
+            discards.append(a)
+            x = left[a]
+            if x < best:
+                best = x
+    for a in legal:
+        if _BUZHANG_SELF <= a < _KAIGANG_SELF:
+            t = a - _BUZHANG_SELF
+            after = hand[:]
+            after[t] = 0 if hand[t] == 4 else hand[t] - 1
+            new_n = n + 1 if hand[t] == 4 else n
+            # the replacement tile is unknown: keep the kong if the hand is no worse without it
+            if shanten(after, _plus(melded, t, 4), new_n) <= best:
+                return a
     if not discards:
         return legal[0]
-    tied = [t for t in discards if scores[t] == best]
+    tied = []
+    for t in discards:
+        if left[t] == best:
+            tied.append(t)
     if len(tied) == 1:
         return tied[0]
     unseen = facts.unseen()
-    return max(tied, key=lambda t: (improving(minus(hand, t), melded, n, best, unseen), t))
+    best_t, most = -1, -1
+    for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled a C loop)
+        x = improving(minus(hand, t), melded, n, best, unseen)
+        if x > most or x == most and t > best_t:
+            best_t, most = t, x
+    return best_t
+
 
 def minus(hand: list[int], t: int) -> list[int]:
     out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)

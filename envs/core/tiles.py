@@ -159,6 +159,8 @@ def display(tiles: list[int], sort: bool = True) -> str:
 
 def check_kind(t: int, num_kinds: int = NUM_SUITED_KINDS) -> int:
     """Return ``t`` if it is a valid kind below ``num_kinds``, else raise ``ValueError``."""
+    if type(t) is int and 0 <= t < num_kinds:  # the common case: no operator lookup (every meld checks its tiles)
+        return t
     try:
         k = operator.index(t)
     except TypeError:

@@ -444,20 +444,20 @@ def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[
 
 @cython.cfunc
 @cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
-               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar)
+               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, out=list)
 def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int, total: int, pairs: int,
                     singles: int) -> list:
     """``_from_standard`` of each kind's standard shanten with one natural tile of it added
     (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9. ``total``, ``pairs``,
     ``singles``: ``_tally(b)``, which the caller has made."""
     p = b
-    out = []
+    out = [9] * NUM_KINDS  # made whole and written in place: no appends (each may grow the list)
     for k in range(NUM_KINDS):
         s = standard[k]
         if s == 9:
-            out.append(9)
-        elif p[k] & 1:  # an odd count: one more pairs its single, one less leaves its pairs
-            out.append(_from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1))
+            continue
+        if p[k] & 1:  # an odd count: one more pairs its single, one less leaves its pairs
+            out[k] = _from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1)
         else:  # an even count: one more is a new single, one less breaks a pair into one
-            out.append(_from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1))
+            out[k] = _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
     return out

@@ -186,20 +186,23 @@ def _hook(game: Any, name: str) -> Callable[..., Any] | None:
 
 
 @cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
-               p=cython.p_uchar, rp=cython.p_uchar, out=list)
+               p=cython.p_uchar, rp=cython.p_uchar, out=list, counted=list)
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
-    sees, every river, the tiles face up and the other seats' shown tiles."""
+    sees, every river, the tiles face up and the other seats' shown tiles. A game that keeps its
+    rivers counted (``river_counts``: a count row per seat, Changsha's and Hangzhou's) has those
+    rows added, not its rivers' tiles counted one by one (a greedy tie-break asks this every turn)."""
     seen = counts_copy(game.hands[seat])
     kinds = len(seen)
     p = seen  # the compiled loops count into it through a C pointer, each kind checked first
-    shown = _hook(game, "_world_shown")
-    face_up = _hook(game, "_world_face_up")
-    tiles: list[Any] = [game.rivers[s] for s in range(NUM_SEATS)]
+    counted = getattr(game, "river_counts", None)
+    rows = [] if counted is None else counted
+    tiles: list[Any] = [] if counted is not None else [game.rivers[s] for s in range(NUM_SEATS)]
     for s in range(NUM_SEATS):
         for m in game.melds[s]:  # a loop, not a genexpr over typed names (docs/performance.md)
             if s == seat or not m.hidden:
                 tiles.append(m.tiles)
+    face_up = _hook(game, "_world_face_up")
     if face_up is not None:
         tiles.append(face_up())
     for group in tiles:
@@ -207,19 +210,20 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
             if t < 0 or t >= kinds:
                 raise ValueError(f"tile kind {t} outside the {kinds} kinds")
             p[t] += 1
+    shown = _hook(game, "_world_shown")
     if shown is not None:
-        for s in range(NUM_SEATS):
-            if s != seat:
-                row = count_bytes(shown(s))  # read only: a bytearray as it is
-                if len(row) != kinds:
-                    raise ValueError(f"shown tiles of seat {s}: {len(row)} kinds, not {kinds}")
-                rp = row  # read through a C pointer, its length checked
-                for k in range(kinds):
-                    p[k] += rp[k]
+        rows = rows + [shown(s) for s in range(NUM_SEATS) if s != seat]
+    for row in rows:
+        row = count_bytes(row)  # read only: a bytearray as it is
+        if len(row) != kinds:
+            raise ValueError(f"a river or shown row of {len(row)} kinds, not {kinds}")
+        rp = row  # read through a C pointer, its length checked
+        for k in range(kinds):
+            p[k] += rp[k]
+    copies = COPIES  # a C int: compared with the module global, each kind would be made a Python int
     for k in range(kinds):
-        if p[k] > COPIES:
+        if p[k] > copies:
             raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {list(seen)}")
-    copies = COPIES
     out = []
     for k in range(kinds):  # a loop over the typed counts (a comprehension's variable is untyped)
         out.append(copies - p[k])

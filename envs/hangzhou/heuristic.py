@@ -43,7 +43,7 @@ def after_removing(hand: list[int], *removed: int) -> list[int]:
 
 
 @cython.locals(indicator=cython.int, melds=cython.int, t=cython.int, w=cython.int, white=cython.int,
-               left=list, out=list)
+               white_tile=cython.int, left=list, out=list)
 def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     """``wild_shanten`` of the hand less one tile of each physical kind it holds (9 for a kind
     not held), in one pass over the natural kinds (``wild.shanten_after_discard``): a discarded
@@ -51,13 +51,14 @@ def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     b, w = natural(hand, indicator)
     left = shanten_after_discard(b, w, melds)
     white = natural_kind(WHITE, indicator)
+    white_tile = WHITE  # a C int (see improving)
     out = [9] * NUM_KINDS
     for t in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
         if hand[t]:
             if t == indicator:
                 out[t] = shanten(b, w - 1, melds)
             else:
-                out[t] = left[white if t == WHITE else t]
+                out[t] = left[white if t == white_tile else t]
     return out
 
 
@@ -102,6 +103,8 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     return _decide(_OnGame(game, seat), legal)
 
 
+@cython.locals(best_t=cython.int, most=cython.int, plain=cython.int, p=cython.int, x=cython.int, t=cython.int,
+               best=cython.int, left=list)
 def _decide(facts: Any, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
@@ -114,24 +117,34 @@ def _decide(facts: Any, legal: list[int]) -> int:
     chi_low, gang_self, hu = A.CHI_LOW, A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     discards = [a for a in legal if a < chi_low]
     left = _discard_scores(hand, k, n)
-    scores = {t: left[t] for t in discards}
-    best = min(scores.values())
+    best = 9
+    for t in discards:  # a loop over typed names: a C loop compiled
+        x = left[t]
+        if x < best:
+            best = x
     for a in legal:
         if gang_self <= a < hu:  # own kong: kept when the hand is no worse without the tiles
             t = a - gang_self
             after = after_removing(hand, *([t] * (4 if hand[t] == 4 else 1)))
             if wild_shanten(after, k, n + (hand[t] == 4)) <= best:
                 return a
-    tied = [t for t in discards if scores[t] == best]
+    tied = [t for t in discards if left[t] == best]
     if len(tied) == 1:
         return tied[0]
     unseen = facts.unseen()
-
-    return max(tied, key=lambda t: (t != k, improving(after_removing(hand, t), k, n, best, unseen), t))
+    best_t, most, plain = -1, -1, -1
+    for t in tied:  # the highest (not the 财神, 进张, kind): a loop, no key tuples (compiled, C ints)
+        p = 1 if t != k else 0
+        if p < plain:  # a tile other than the 财神 is tied: the 财神's 进张 cannot matter
+            continue
+        x = improving(after_removing(hand, t), k, n, best, unseen)
+        if p > plain or x > most or x == most and t > best_t:
+            best_t, most, plain = t, x, p
+    return best_t
 
 
 @cython.locals(k=cython.int, best=cython.int, u=cython.int, c=cython.int, s=cython.int, total=cython.int,
-               with_wild=cython.int, white=cython.int, after=list)
+               with_wild=cython.int, white=cython.int, white_tile=cython.int, after=list)
 def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
     ``best``. One pass over the natural kinds (``wild.shanten_after_draw_and_wild``): a drawn 财神 adds a
@@ -139,11 +152,12 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> 
     b, w = natural(rest, k)
     after, with_wild = shanten_after_draw_and_wild(b, w, n)
     white = natural_kind(WHITE, k)  # every other non-财神 tile plays its own kind
+    white_tile = WHITE  # a C int: compared with a module global, each kind would be made a Python int
     total = 0
     for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
         c = unseen[u]
         if c:
-            s = with_wild if u == k else after[white if u == WHITE else u]
+            s = with_wild if u == k else after[white if u == white_tile else u]
             if s < best:
                 total += c
     return total

@@ -99,6 +99,7 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     return _decide(_OnGame(game, seat), legal)
 
 
+@cython.locals(best=cython.int, best_t=cython.int, most=cython.int, x=cython.int, left=list)
 def _decide(facts: Any, legal: list[int]) -> int:
     if A.HU in legal:
         return A.HU
@@ -116,8 +117,11 @@ def _decide(facts: Any, legal: list[int]) -> int:
     if holds_void(hand, void):
         return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
     left = shanten_one_changed(hand, n, -1)  # ``shanten`` after each discard (no void tile held here)
-    scores = {t: left[t] for t in discards}
-    best = min(scores.values())
+    best = 9
+    for t in discards:  # a loop over typed names: a C loop compiled
+        x = left[t]
+        if x < best:
+            best = x
     gang_self, hu = A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     for a in legal:
         if gang_self <= a < hu:  # own kong, kept when the hand is no worse without the tiles
@@ -125,10 +129,15 @@ def _decide(facts: Any, legal: list[int]) -> int:
             concealed = hand[t] == 4
             if shanten(_without(hand, void, *([t] * (4 if concealed else 1))), n + concealed) <= best:
                 return a
-    tied = [t for t in discards if scores[t] == best]
+    tied = [t for t in discards if left[t] == best]
     if len(tied) == 1:
         return tied[0]
-    return max(tied, key=lambda t: (improving(_without(hand, void, t), n, best, void), t))
+    best_t, most = -1, -1
+    for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled C ints)
+        x = improving(_without(hand, void, t), n, best, void)
+        if x > most or x == most and t > best_t:
+            best_t, most = t, x
+    return best_t
 
 
 @cython.locals(best=cython.int, u=cython.int, v=cython.int, x=cython.int, total=cython.int, after=list)
