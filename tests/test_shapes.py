@@ -229,6 +229,31 @@ def test_table_shanten_equals_the_pareto_shanten():
                     == shapes._pareto_honours_one_changed(h, melds, delta) == public(h, melds)
 
 
+def test_table_memo_kept_between_calls_answers_as_a_fresh_one():
+    """``_table_one_changed`` keeps a group's memo while the group's rest and the meld count stay the
+    same: a greedy player's questions (the after-discard row of a hand, then the after-draw row of
+    the hand less each of its tiles), asked with every meld count in turn and alternating between
+    27 and 34 kinds, so that many calls meet a rest again, some with other melds, equal the Pareto
+    sets' answers."""
+    rng = random.Random(23)
+    asked = 0
+    for _ in range(400):
+        n = rng.choice((5, 8, 11, 14))
+        for kinds, reference in ((27, shapes._pareto_one_changed), (34, shapes._pareto_honours_one_changed)):
+            hand = _hand(rng, n, kinds)
+            for melds in ((14 - n) // 3, rng.randrange(5), (14 - n) // 3):
+                if shapes._in_tables(hand, kinds, -1):
+                    assert shapes._table_one_changed(hand, melds, -1) == reference(hand, melds, -1)
+                for t in range(kinds):
+                    if hand[t]:
+                        rest = bytearray(hand)
+                        rest[t] -= 1
+                        if shapes._in_tables(bytes(rest), kinds, 1):
+                            assert shapes._table_one_changed(bytes(rest), melds, 1) == reference(bytes(rest), melds, 1)
+                            asked += 1
+    assert asked > 10000, asked
+
+
 def test_honours_after_discard_is_the_shanten_of_each_discard():
     """``standard_shanten_honours_after_discard`` is ``standard_shanten_honours`` of the hand less
     each held kind, kind by kind (9 for a kind not held), on random hands with honours."""

@@ -23,9 +23,13 @@ cpdef list standard_shanten_honours_after_discard(c, int melds=*)
                step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int, near=cython.int, held=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
-               work="unsigned char[60]", memo="unsigned char[200]", out="int[34]", n=cython.int,
-               made=list, item=object)
+               work="unsigned char[60]", memo="unsigned char *", out="int[34]", n=cython.int,
+               made=list, item=object, same=cython.bint)
 cpdef list _table_one_changed(b, int melds, int delta)
+# _table_one_changed's memo, kept from call to call (shapes.py: _MEMO)
+cdef unsigned char _MEMO[200]
+cdef unsigned char _MEMO_REST[40]
+cdef int _MEMO_MELDS[4]
 @cython.locals(total=cython.int, rest=cython.int, r=cython.int, pair=cython.int, whole=cython.int, x=cython.int,
                c="int[11]", d="int[11]")
 cpdef int _suit_whole(int index) except -1

@@ -754,6 +754,12 @@ _MAX_TILES = 14
 _POW5 = tuple(5 ** r for r in range(SUIT_LEN))
 _TABLES: list[bytearray] = []
 """[suits, honours], made at first use (about 20 MB: 5^9 entries; untouched pages cost nothing)."""
+if not cython.compiled:  # shapes.pxd's static C arrays (zeroed: every memo byte unknown, valid for any rest)
+    _MEMO = bytearray(200)
+    _MEMO_REST = bytearray(40)
+    _MEMO_MELDS = [0] * 4
+"""``_table_one_changed``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
+group) and the number of melds each group's block was made for."""
 
 
 def _tables() -> list[bytearray]:
@@ -1005,21 +1011,22 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     +1) from the tables: each group's changed entries against the other groups' entry together
     (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50;
     ``memo``: group g's ``_shanten_against`` at ``50 g``, group 0's also giving the whole hand's).
-    Its C types, ``work``, ``memo`` and ``out`` C arrays among them, are in shapes.pxd."""
+    A group's memo block is kept from call to call while its rest and ``melds`` stay the ones it
+    was made for (``_MEMO_REST``, ``_MEMO_MELDS``): a greedy player's tied discards of one suit,
+    and its after-discard row before them, meet that suit's rest again and again.
+    Its C types, ``work`` and ``out`` C arrays among them, are in shapes.pxd (the memo's too)."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
     a0 = _entry(b, 0, 9, suits)
     a1 = _entry(b, 9, 9, suits)
     a2 = _entry(b, 18, 9, suits)
-    if not cython.compiled:  # shapes.pxd's C arrays, as bytearrays
+    if not cython.compiled:  # shapes.pxd's C array, as a bytearray
         work = bytearray(60)
-        memo = bytearray(200)
     else:  # every byte of work read below is written first; zeroed all the same
         for x in range(60):
             work[x] = 0
-        for x in range(200):  # memo: 0 is unknown (_shanten_against), one 50-byte block a group
-            memo[x] = 0
+    memo = _MEMO  # 0 is unknown (_shanten_against), one 50-byte block a group
     a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
     sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
     hp = honours
@@ -1034,6 +1041,16 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
         _convolve(sp, a0, work, 50, work, 10)
         _convolve(work, 40, hp, a3, work, 20)
         _convolve(work, 40, sp, a2, work, 30)
+    for g in range(groups):  # a block made for another rest or number of melds is forgotten
+        same = _MEMO_MELDS[g] == melds
+        for x in range(10 * g, 10 * g + 10):
+            if _MEMO_REST[x] != work[x]:
+                same = False
+                _MEMO_REST[x] = work[x]
+        if not same:
+            _MEMO_MELDS[g] = melds
+            for x in range(50 * g, 50 * g + 50):
+                memo[x] = 0
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
     n = len(b)

@@ -1,0 +1,3 @@
+# C calls for worlds.py (pure-Python mode, as ``shapes.pxd``): ``unseen_counts``, asked at every
+# tied greedy discard, reads its count rows with the shapes' own C helper, not through a Python call.
+from cnmahjong.envs.core.shapes cimport count_bytes
