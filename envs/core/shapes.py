@@ -618,14 +618,19 @@ def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     return out
 
 
-@cython.locals(k=cython.int, n=cython.int, s=cython.int, x=cython.int)  # the arguments: shapes.pxd
+@cython.locals(k=cython.int, n=cython.int, s=cython.int, x=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
 def lowest_held(values: list[int], counts: Sequence[int]) -> int:
     """The lowest of ``values`` over the kinds ``counts`` holds, 9 when it holds none: a player's
-    best discard from its shanten after each discard (a C loop: a generator would not be typed)."""
+    best discard from its shanten after each discard (a C loop over the counts' bytes: a generator
+    would not be typed, and a game's bytearray indexed as an object is a call a kind)."""
+    b = count_bytes(counts)
+    p = b
     s = 9
-    n = len(counts)
+    n = len(b)
+    if len(values) < n:  # read without a check below
+        raise ValueError(f"{len(values)} values for {n} kinds")
     for k in range(n):
-        if counts[k]:
+        if p[k]:
             x = values[k]
             if x < s:
                 s = x

@@ -1,5 +1,7 @@
 # C types for wild.py (pure-Python mode, as ``shapes.pxd``): the table path of its win and 爆头
 # tests reads the group contents with the shape tables' own C helpers (``shapes.pxd``).
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from cnmahjong.envs.core.shapes cimport (
     _group_index, _in_tables, standard_shanten_honours, standard_shanten_honours_after_discard,
     standard_shanten_honours_after_draw,

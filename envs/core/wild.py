@@ -444,20 +444,29 @@ def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[
 
 @cython.cfunc
 @cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
-               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, out=list)
+               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, odd=list, even=list, out=list,
+               item=object)
 def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int, total: int, pairs: int,
                     singles: int) -> list:
     """``_from_standard`` of each kind's standard shanten with one natural tile of it added
     (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9. ``total``, ``pairs``,
-    ``singles``: ``_tally(b)``, which the caller has made."""
+    ``singles``: ``_tally(b)``, which the caller has made. A kind's value hangs only on its
+    standard shanten (-1..8, or 9) and its count's parity: both rows are made once (``odd`` and
+    ``even``, at 1 + the standard shanten) and each kind takes its item from one."""
     p = b
-    out = [9] * NUM_KINDS  # made whole and written in place: no appends (each may grow the list)
-    for k in range(NUM_KINDS):
+    odd = [9] * 11
+    even = [9] * 11
+    for s in range(-1, 9):
+        # an odd count: one more pairs its single, one less leaves its pairs
+        odd[s + 1] = _from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1)
+        # an even count: one more is a new single, one less breaks a pair into one
+        even[s + 1] = _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
+    if not cython.compiled:
+        return [(odd if p[k] & 1 else even)[standard[k] + 1] for k in range(NUM_KINDS)]
+    out = PyList_New(34)  # noqa: F821 - C only (wild.pxd): NUM_KINDS items, filled in place
+    for k in range(34):
         s = standard[k]
-        if s == 9:
-            continue
-        if p[k] & 1:  # an odd count: one more pairs its single, one less leaves its pairs
-            out[k] = _from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1)
-        else:  # an even count: one more is a new single, one less breaks a pair into one
-            out[k] = _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
+        item = odd[s + 1] if p[k] & 1 else even[s + 1]
+        Py_INCREF(item)  # noqa: F821 - the list's own reference
+        PyList_SET_ITEM(out, k, item)  # noqa: F821
     return out
