@@ -346,8 +346,8 @@ class TableGame:
     def _kong_in_hand(self, h: bytearray, melded: bytearray) -> bool:
         """Whether a seat with hand ``h`` and meld counts ``melded`` may make a kong on its turn:
         four of a kind held (暗杠), or a kind held with three or more melded (加杠 on its PENG: a
-        PENG adds three; the ruleset then checks its melds). Asked on the turns of a seat with a
-        four or a meld, as a C loop compiled: no meld is read when none can take a fourth tile."""
+        PENG adds three; the ruleset then checks its melds). Asked every turn, as a C loop
+        compiled: no meld is read when none can take a fourth tile."""
         n = len(h)
         if len(melded) != n:
             raise ValueError(f"a hand of {n} kinds with meld counts of {len(melded)}")

@@ -202,8 +202,7 @@ class HangzhouGame(TableGame):
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         win = (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds)
-        # a kong is rare: its quick check first, the melds read only when one may take a fourth tile
-        if (4 in h or n_melds) and self._kong_in_hand(h, self.melded[s]) and self._kong_ok():
+        if self._kong_in_hand(h, self.melded[s]) and self._kong_ok():  # rare: asked only when possible
             held = len(acts)
             if 4 in h:
                 acts += [A.gang(t) for t in _KINDS if h[t] == 4]
