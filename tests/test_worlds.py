@@ -81,31 +81,6 @@ def play_out(game: Any, seed: int) -> Any:
 
 # ------------------------------------------------------------------ what the seat sees
 @pytest.mark.parametrize("name", RULESETS)
-def test_kong_in_hand_never_misses_a_kong(name):
-    """``TableGame._kong_in_hand`` (the turn's quick check before the kongs are looked for) is True
-    whenever the seat holds a four or a tile of one of its PENGs, at every decision of every seat,
-    and is exactly "a four held, or a kind held with three or more melded" on random rows."""
-    from cnmahjong.envs.core.meld import PENG
-
-    met = 0
-    for game, seat in positions(name, hands=40, seed=7):
-        h, melded = game.hands[seat], game.melded[seat]
-        possible = 4 in h or any(m.kind == PENG and h[m.tiles[0]] for m in game.melds[seat])
-        if possible:
-            assert game._kong_in_hand(h, melded)
-            met += 1
-    assert met > 40, met
-    r = random.Random(3)
-    game = next(positions(name, hands=1))[0]
-    for _ in range(2000):
-        h = bytearray(r.choice((0, 0, 1, 2, 3, 4)) for _ in range(game.NUM_KINDS))
-        melded = bytearray(r.choice((0, 0, 1, 3, 4)) for _ in range(game.NUM_KINDS))
-        assert game._kong_in_hand(h, melded) == any(x == 4 or (x and m >= 3) for x, m in zip(h, melded, strict=True))
-    with pytest.raises(ValueError, match="meld counts"):
-        game._kong_in_hand(bytearray(game.NUM_KINDS), bytearray(3))
-
-
-@pytest.mark.parametrize("name", RULESETS)
 def test_unseen_counts_count_every_tile_the_seat_sees(name):
     """``unseen_counts`` (which adds a game's ``river_counts`` rows where it keeps them) equals the
     copies left after counting, tile by tile, the seat's hand, every river's tiles, the melds it

@@ -413,7 +413,7 @@ class ChangshaGame(TableGame):
         if win is not None:
             acts.append(_HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
-        if self._kong_in_hand(h, self.melded[s]) and self._kong_wall_ok():
+        if (4 in h or self.melds[s]) and self._kong_wall_ok():
             kongs = self._self_kongs(s)
             for t, kind in kongs:
                 if not locked:

@@ -26,8 +26,6 @@ cdef class TableGame:
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
     cpdef list _held_kinds(self, bytearray h)
-    @cython.locals(t=Py_ssize_t, n=Py_ssize_t, x=int, p="const unsigned char *", m="const unsigned char *")
-    cpdef bint _kong_in_hand(self, bytearray h, bytearray melded) except -1
     cpdef legal_mask(self, seat)
     @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")
     cpdef legal_mask_into(self, seat, bytearray buf, Py_ssize_t offset)

@@ -343,22 +343,6 @@ class TableGame:
             return held
         return list(compress(range(len(h)), h))  # the same, in C as Python
 
-    def _kong_in_hand(self, h: bytearray, melded: bytearray) -> bool:
-        """Whether a seat with hand ``h`` and meld counts ``melded`` may make a kong on its turn:
-        four of a kind held (暗杠), or a kind held with three or more melded (加杠 on its PENG: a
-        PENG adds three; the ruleset then checks its melds). Asked every turn, as a C loop
-        compiled: no meld is read when none can take a fourth tile."""
-        n = len(h)
-        if len(melded) != n:
-            raise ValueError(f"a hand of {n} kinds with meld counts of {len(melded)}")
-        p = h
-        m = melded
-        for t in range(n):
-            x = p[t]
-            if x == 4 or x and m[t] >= 3:
-                return True
-        return False
-
     def _discards_all_held(self, seat: int) -> bool:
         """True when ``seat``'s legal discards are exactly the kinds it holds (its turn)."""
         return False

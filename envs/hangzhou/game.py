@@ -202,7 +202,7 @@ class HangzhouGame(TableGame):
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         win = (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds)
-        if self._kong_in_hand(h, self.melded[s]) and self._kong_ok():  # rare: asked only when possible
+        if self._kong_ok():
             held = len(acts)
             if 4 in h:
                 acts += [A.gang(t) for t in _KINDS if h[t] == 4]
