@@ -491,3 +491,14 @@ def test_lowest_held_is_the_least_value_over_the_kinds_held():
         assert shapes.lowest_held(values, counts) == (min(held) if held else 9)
         assert shapes.lowest_held(values, list(counts)) == shapes.lowest_held(values, bytearray(counts))
     assert shapes.lowest_held([0] * 27, bytes(27)) == 9
+
+
+def test_lowest_of_is_the_least_value_at_the_kinds_given():
+    """``lowest_of`` (the shanten a player's best legal discard leaves) is the least of the values
+    at the given kinds, whatever lies at the others, and 9 when no kind is given."""
+    rng = random.Random(17)
+    for _ in range(500):
+        values = [rng.randrange(-1, 9) for _ in range(rng.choice((27, 34)))]
+        kinds = sorted(rng.sample(range(len(values)), rng.randrange(0, 8)))
+        assert shapes.lowest_of(values, kinds) == min((values[k] for k in kinds), default=9)
+    assert shapes.lowest_of([0] * 27, []) == 9

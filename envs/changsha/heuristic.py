@@ -29,7 +29,7 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import lowest_held
+from cnmahjong.envs.core.shapes import lowest_held, lowest_of
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
@@ -135,19 +135,12 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
 
 
 @cython.locals(best_t=cython.int, most=cython.int, x=cython.int, a=cython.int, t=cython.int, best=cython.int,
-               kinds=cython.int, left=list, discards=list, tied=list)
+               left=list, discards=list, tied=list)
 def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
     n = melds_of(hand)
     left = shanten_after_discard(hand, melded, n)
-    kinds = NUM_KINDS
-    discards = []
-    best = 9  # the lowest shanten a discard leaves (loops over typed names: C loops compiled)
-    for a in legal:
-        if a < kinds:
-            discards.append(a)
-            x = left[a]
-            if x < best:
-                best = x
+    discards = [a for a in legal if a < NUM_KINDS]
+    best = lowest_of(left, discards)
     for a in legal:
         if _BUZHANG_SELF <= a < _KAIGANG_SELF:
             t = a - _BUZHANG_SELF

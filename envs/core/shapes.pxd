@@ -16,6 +16,7 @@ cpdef list standard_shanten_after_draw(c, int melds=*)
 cpdef list standard_shanten_after_discard(c, int melds=*)
 cpdef list shanten_one_changed(c, int melds, int delta)
 cpdef int lowest_held(list values, counts) except? -99
+cpdef int lowest_of(list values, list kinds) except? -99
 cpdef int standard_shanten_honours(c, int melds=*) except? -99
 cpdef list standard_shanten_honours_after_draw(c, int melds=*)
 cpdef list standard_shanten_honours_after_discard(c, int melds=*)

@@ -637,6 +637,18 @@ def lowest_held(values: list[int], counts: Sequence[int]) -> int:
     return s
 
 
+@cython.locals(k=cython.int, s=cython.int, x=cython.int)  # the arguments: shapes.pxd
+def lowest_of(values: list[int], kinds: list[int]) -> int:
+    """The lowest of ``values`` at ``kinds``, 9 when there are none: the shanten a player's best
+    legal discard leaves (``kinds``: its discards), a C loop compiled."""
+    s = 9
+    for k in kinds:
+        x = values[k]
+        if x < s:
+            s = x
+    return s
+
+
 @cython.locals(k=cython.Py_ssize_t, pairs=cython.int, p=cython.p_uchar)
 def seven_pairs_shanten(c: Sequence[int]) -> int:
     """Shanten of seven pairs (quads count as two pairs, rules §2); concealed hands only."""

@@ -181,6 +181,8 @@ def logged(game: Any) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------ worlds
+@cython.cfunc
+@cython.inline
 def _hook(game: Any, name: str) -> Callable[..., Any] | None:
     return getattr(game, name, None)
 
@@ -202,7 +204,7 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
         for m in game.melds[s]:  # a loop, not a genexpr over typed names (docs/performance.md)
             if s == seat or not m.hidden:
                 tiles.append(m.tiles)
-    face_up = getattr(game, "_world_face_up", None)  # the hooks read directly (no _hook call): asked every turn
+    face_up = _hook(game, "_world_face_up")
     if face_up is not None:
         tiles.append(face_up())
     for group in tiles:
@@ -210,7 +212,7 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
             if t < 0 or t >= kinds:
                 raise ValueError(f"tile kind {t} outside the {kinds} kinds")
             p[t] += 1
-    shown = getattr(game, "_world_shown", None)
+    shown = _hook(game, "_world_shown")
     if shown is not None:
         rows = rows + [shown(s) for s in range(NUM_SEATS) if s != seat]
     for row in rows:

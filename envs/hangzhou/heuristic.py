@@ -22,7 +22,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import lowest_held
+from cnmahjong.envs.core.shapes import lowest_held, lowest_of
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
 from cnmahjong.envs.hangzhou import actions as A
@@ -117,11 +117,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
     chi_low, gang_self, hu = A.CHI_LOW, A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     discards = [a for a in legal if a < chi_low]
     left = _discard_scores(hand, k, n)
-    best = 9
-    for t in discards:  # a loop over typed names: a C loop compiled
-        x = left[t]
-        if x < best:
-            best = x
+    best = lowest_of(left, discards)
     for a in legal:
         if gang_self <= a < hu:  # own kong: kept when the hand is no worse without the tiles
             t = a - gang_self

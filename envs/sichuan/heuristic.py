@@ -27,6 +27,7 @@ from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import (
     lowest_held,
+    lowest_of,
     seven_pairs_shanten,
     shanten_one_changed,
     standard_shanten,
@@ -117,11 +118,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
     if holds_void(hand, void):
         return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
     left = shanten_one_changed(hand, n, -1)  # ``shanten`` after each discard (no void tile held here)
-    best = 9
-    for t in discards:  # a loop over typed names: a C loop compiled
-        x = left[t]
-        if x < best:
-            best = x
+    best = lowest_of(left, discards)
     gang_self, hu = A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     for a in legal:
         if gang_self <= a < hu:  # own kong, kept when the hand is no worse without the tiles
