@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cnmahjong.envs.core.wall import EMPTY, Wall, WallEmptyError
+from cnmahjong.envs.core.wall import EMPTY, HONOURS_WALL_SIZE, WALL_SIZE, Wall, WallEmptyError
 
 
 def full_wall():
@@ -116,19 +116,22 @@ def draw(w: Wall, op: str, d: int) -> list[int]:
     return w.draw_dice(d, count=1 if op == "dice1" else 2)
 
 
-@given(st.integers(0, 108), st.lists(st.sampled_from(["head", "tail", "dice1", "dice2"]), max_size=30),
-       st.lists(st.integers(1, 12), min_size=30, max_size=30), st.integers(0, 108))
-def test_draw_head_many_equals_repeated_head_draws_section1(n, ops, dice, take):
-    """The deal's bulk draw gives the tiles, stacks and positions of ``take`` single head draws,
-    on any wall: a scenario wall starting mid-stack, after head, tail and dice draws."""
-    a, b = Wall([k % 27 for k in range(n)]), Wall([k % 27 for k in range(n)])
+@given(st.sampled_from([WALL_SIZE, HONOURS_WALL_SIZE]), st.randoms(use_true_random=False), st.integers(0, 60),
+       st.lists(st.sampled_from(["head", "tail", "dice1", "dice2"]), max_size=30),
+       st.lists(st.integers(1, 12), min_size=30, max_size=30))
+def test_the_deal_wall_is_the_full_wall_after_its_head_draws_section1(size, rnd, take, ops, dice):
+    """The seeded deal lays out the tiles after the first 53 (``_seeded_deal``): that wall is
+    the full wall after 53 head draws, position for position with its stacks, head and tail,
+    and it draws alike after (any ``take``, 108 or 136 tiles); its ``tiles`` are the layout's."""
+    tiles = [k % 34 for k in range(size)]
+    rnd.shuffle(tiles)
+    full, rest = Wall(tiles, size=size), Wall(tiles[take:], size=size)
+    assert [full.draw_head() for _ in range(take)] == tiles[:take]
+    assert full.layout() == rest.layout()
+    for attr in ("_head", "_tail_stack", "remaining", "_stacks"):
+        assert getattr(full, attr) == getattr(rest, attr), attr
     for op, d in zip(ops, dice, strict=False):
-        for w in (a, b):
-            if w.remaining:
-                draw(w, op, d)
-    take = min(take, a.remaining)
-    assert a.draw_head_many(take) == [b.draw_head() for _ in range(take)]
-    assert (a.remaining, a.stacks_left(), a.positions()) == (b.remaining, b.stacks_left(), b.positions())
-    assert a.stacks_left() == len({k // 2 for k in a.positions()})
-    with pytest.raises(WallEmptyError):
-        a.draw_head_many(a.remaining + 1)
+        if full.remaining:
+            assert draw(full, op, d) == draw(rest, op, d)
+    assert full.layout() == rest.layout() and full.stacks_left() == rest.stacks_left()
+    assert full.tiles() == rest.tiles() == [t for t in full.layout() if t != EMPTY]  # read from the head on

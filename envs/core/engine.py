@@ -501,8 +501,11 @@ class TableGame:
     def _seeded_deal(cls, seed: int, dealer: int) -> tuple[list[list[int]], Wall, random.Random]:
         """(hands, wall after the deal, the seed's generator): §1 of both rule texts."""
         rng = random.Random(seed)
-        wall = Wall(shuffled(rng, cls.NUM_KINDS), size=cls.WALL_SIZE)
-        return deal_hands(wall.draw_head_many(DEALT_TILES), dealer), wall, rng
+        tiles = shuffled(rng, cls.NUM_KINDS)
+        # The first 53 tiles drawn from the head are the hands; a wall laid out from the rest,
+        # at the end of the layout, is the full wall after those 53 head draws (position for
+        # position, stacks counted alike: test_wall.py checks it).
+        return deal_hands(tiles[:DEALT_TILES], dealer), Wall(tiles[DEALT_TILES:], size=cls.WALL_SIZE), rng
 
     @classmethod
     def _check_scenario(cls, hands: Any, wall: Any, dealer: int) -> tuple[list[list[int]], list[int]]:

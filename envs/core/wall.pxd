@@ -17,13 +17,13 @@ cdef class Wall:
     cpdef int draw_head(self)
     @cython.locals(pos=list, s=int)
     cpdef int draw_tail(self)
-    @cython.locals(out=list, t=int)
+    @cython.locals(out=list, pos=list, k=int, t=int)
     cpdef list tiles(self)
 
 
-# shuffled's compiled sort: the keys and the order as C arrays (MAX_TILES = 136)
-@cython.locals(n=int, i=int, j=int, b=int, o=int, lo=int, mid=int, hi=int, width=int, key="unsigned long long",
-               p="unsigned char *", keys="unsigned long long[136]", order="int[136]", merged="int[136]", out=list)
+# shuffled's compiled sort: the keys, the order and the buckets' starts as C arrays (MAX_TILES = 136)
+@cython.locals(n=int, i=int, j=int, b=int, o=int, key="unsigned long long",
+               p="unsigned char *", keys="unsigned long long[136]", order="int[136]", start="int[129]", out=list)
 cpdef list _key_order(bytes raw, tuple kinds)
 
 @cython.locals(t=object)

@@ -76,14 +76,16 @@ class Wall:
         return self._stacks
 
     def tiles(self) -> list[int]:
-        """Remaining kinds from head to tail."""
+        """Remaining kinds from head to tail (from ``_head`` on: every position before it is taken)."""
         if cython.compiled:  # a C loop over C ints (the filter below calls a method per position)
             out = []
-            for t in self._pos:
+            pos = self._pos
+            for k in range(self._head, len(pos)):
+                t = pos[k]
                 if t != -1:  # EMPTY (a literal for the C comparison)
                     out.append(t)
             return out
-        return list(filter(EMPTY.__ne__, self._pos))
+        return list(filter(EMPTY.__ne__, self._pos[self._head:]))
 
     def refill(self, tiles: Sequence[int]) -> None:
         """Lay ``tiles`` (head to tail) on the remaining positions, which keep their places: a
@@ -133,32 +135,6 @@ class Wall:
             k += 1
         self._head = k + 1
         return self._take(k)
-
-    def draw_head_many(self, n: int) -> list[int]:
-        """The next ``n`` tiles from the head, as ``n`` calls of ``draw_head`` would give them
-        (the deal takes 53 at once: one slice instead of 53 calls)."""
-        if n > self.remaining:
-            raise WallEmptyError(f"{n} tiles asked of a wall holding {self.remaining}")
-        if n <= 0:
-            return []
-        pos = self._pos
-        k = self._head
-        end = k + n
-        if end > self.size or EMPTY in pos[k:end]:  # holes at the head: take them one by one
-            return [self.draw_head() for _ in range(n)]
-        out = pos[k:end]
-        pos[k:end] = [EMPTY] * n
-        self._head = end
-        self.remaining -= n
-        # stacks emptied: those wholly inside [k, end), and a boundary stack whose other tile
-        # was already gone
-        emptied = max(0, end // 2 - (k + 1) // 2)
-        if k % 2 and pos[k - 1] == EMPTY:
-            emptied += 1
-        if end % 2 and pos[end] == EMPTY:
-            emptied += 1
-        self._stacks -= emptied
-        return out
 
     def draw_tail(self) -> int:
         """补张 replacement: top of the highest stack still holding a tile, then its bottom."""
@@ -238,47 +214,40 @@ MAX_TILES = HONOURS_WALL_SIZE
 
 def _key_order(raw: bytes, kinds: tuple) -> list:
     """``kinds`` in the order of their 64-bit little-endian keys in ``raw``, ties in index order:
-    ``shuffled``'s ``sorted`` as a C merge sort, bottom up (136 tiles at most: ``MAX_TILES``; its
-    C types, arrays among them, are in ``wall.pxd``)."""
+    ``shuffled``'s ``sorted`` in C (136 tiles at most: ``MAX_TILES``; its C types, arrays among
+    them, are in ``wall.pxd``). A counting sort on the keys' top 7 bits (stable: a bucket keeps
+    index order) leaves the keys out of order only within a bucket, about one tile each; an
+    insertion sort moving a key past strictly greater ones only then finishes: ~6k instructions
+    for 108 tiles where a merge sort took ~24k."""
     n = len(kinds)
     if n > 136 or len(raw) != 8 * n:
         raise ValueError(f"{n} tiles with {len(raw)} key bytes: at most {MAX_TILES} tiles, 8 bytes each")
     p = raw
     if not cython.compiled:  # wall.pxd's C arrays, as lists
-        keys, order, merged = [0] * n, [0] * n, [0] * n
+        keys, order, start = [0] * n, [0] * n, [0] * 129
+    else:
+        for b in range(129):
+            start[b] = 0
     for i in range(n):
         key = 0
         for b in range(7, -1, -1):
             key = key << 8 | p[8 * i + b]
         keys[i] = key
-        order[i] = i
-    width = 1
-    while width < n:  # merge runs of ``width`` from ``order`` into ``merged``, then copy back
-        lo = 0
-        while lo < n:
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
-            i, j, o = lo, mid, lo
-            while i < mid and j < hi:
-                if keys[order[j]] < keys[order[i]]:  # strictly smaller: a tie keeps the earlier run first
-                    merged[o] = order[j]
-                    j += 1
-                else:
-                    merged[o] = order[i]
-                    i += 1
-                o += 1
-            while i < mid:
-                merged[o] = order[i]
-                i += 1
-                o += 1
-            while j < hi:
-                merged[o] = order[j]
-                j += 1
-                o += 1
-            lo = hi
-        for o in range(n):
-            order[o] = merged[o]
-        width *= 2
+        start[(key >> 57) + 1] += 1
+    for b in range(128):  # bucket b's first place
+        start[b + 1] += start[b]
+    for i in range(n):
+        b = keys[i] >> 57
+        order[start[b]] = i
+        start[b] += 1
+    for i in range(1, n):
+        o = order[i]
+        key = keys[o]
+        j = i
+        while j > 0 and keys[order[j - 1]] > key:  # strictly greater: a tie stays behind
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = o
     out = []
     for o in range(n):
         out.append(kinds[order[o]])
