@@ -188,7 +188,7 @@ def _hook(game: Any, name: str) -> Callable[..., Any] | None:
 
 
 @cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
-               p=cython.p_uchar, rp=cython.p_uchar, out=list, counted=list)
+               p=cython.p_uchar, rp=cython.p_uchar, out=list, counted=list, m=Meld, melds=list)
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
     sees, every river, the tiles face up and the other seats' shown tiles. A game that keeps its
@@ -200,9 +200,10 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
     counted = getattr(game, "river_counts", None)
     rows = [] if counted is None else counted
     tiles: list[Any] = [] if counted is not None else [game.rivers[s] for s in range(NUM_SEATS)]
+    melds = game.melds
     for s in range(NUM_SEATS):
-        for m in game.melds[s]:  # a loop, not a genexpr over typed names (docs/performance.md)
-            if s == seat or not m.hidden:
+        for m in melds[s]:  # a loop, not a genexpr over typed names (docs/performance.md); a Meld's
+            if s == seat or not m.hidden:  # fields C reads compiled
                 tiles.append(m.tiles)
     face_up = _hook(game, "_world_face_up")
     if face_up is not None:
@@ -226,9 +227,13 @@ def unseen_counts(game: Any, seat: int) -> list[int]:
     for k in range(kinds):
         if p[k] > copies:
             raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {list(seen)}")
-    out = []
-    for k in range(kinds):  # a loop over the typed counts (a comprehension's variable is untyped)
-        out.append(copies - p[k])
+    if not cython.compiled:
+        return [copies - x for x in seen]
+    out = PyList_New(kinds)  # noqa: F821 - C only (worlds.pxd): made at its size, filled in place
+    for k in range(kinds):
+        item = copies - p[k]  # a Python int whose reference the list takes
+        Py_INCREF(item)  # noqa: F821
+        PyList_SET_ITEM(out, k, item)  # noqa: F821
     return out
 
 
