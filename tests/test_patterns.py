@@ -366,3 +366,43 @@ def test_shanten_after_draw_equals_shanten_of_each_draw(data):
             c[k] -= 1
             assert left[k] == shanten(c, melded, melds), (c, k)
             c[k] += 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 3), st.booleans(), st.booleans())
+def test_shanten_rows_equal_one_shanten_per_changed_kind_section2(rnd, num_melds, jiang_melds, draw):
+    """§2: the greedy player's rows (``shanten_changed_row``: the shanten after each draw or
+    discard, plus one) and their lists (``shanten_after_draw``/``_discard``) equal ``shanten`` of
+    the hand with that kind added or removed, kind by kind (9 where the change cannot be): with
+    melds of 将 ranks only (the all-将 shape) or of any kind, none (seven pairs) or up to three."""
+    from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw, shanten_changed_row
+    from cnmahjong.envs.core.shapes import new_row, row_values
+
+    kinds = [k for k in range(27) if k % 9 in (1, 4, 7)] if jiang_melds else list(range(27))
+    melded = [0] * 27
+    for k in rnd.sample(kinds, num_melds):
+        melded[k] = 3
+    pool = [k for k in range(27) for _ in range(4 - melded[k])]
+    c = [0] * 27
+    for k in rnd.sample(pool, 13 - 3 * num_melds + (0 if draw else 1)):
+        c[k] += 1
+    delta = 1 if draw else -1
+    row = new_row(27)
+    shanten_changed_row(bytearray(c), bytearray(melded), num_melds, delta, row)
+    expect = []
+    for k in range(27):
+        changed = c[:]
+        changed[k] += delta
+        expect.append(shanten(changed, melded, num_melds) if 0 <= changed[k] <= 4 else 9)
+    assert [x - 1 for x in row] == row_values(row, 27) == expect
+    assert (shanten_after_draw if draw else shanten_after_discard)(c, melded, num_melds) == expect
+
+
+def test_row_values_refuse_what_is_not_a_row():
+    """``row_values`` reads bytes 0..10 only, from a row at least ``n`` long, naming what was wrong."""
+    from cnmahjong.envs.core.shapes import new_row, row_values
+
+    assert row_values(bytearray([0, 10, 5]), 3) == [-1, 9, 4]
+    with pytest.raises(ValueError, match="a row of 2 bytes for 3 kinds"):
+        row_values(bytearray(2), 3)
+    assert len(new_row(34)) == 34 and not any(new_row(34))

@@ -27,9 +27,9 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 
 from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
-from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_after_draw
+from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import lowest_held, lowest_of
+from cnmahjong.envs.core.shapes import lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
@@ -160,8 +160,11 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
         return tied[0]
     unseen = facts.unseen()
     best_t, most = -1, -1
+    work = hand[:]  # each tied discard taken out of one copy and put back (the same type: see ``minus``)
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled a C loop)
-        x = improving(minus(hand, t), melded, n, best, unseen)
+        work[t] -= 1
+        x = improving(work, melded, n, best, unseen)
+        work[t] += 1
         if x > most or x == most and t > best_t:
             best_t, most = t, x
     return best_t
@@ -179,14 +182,19 @@ def _plus(counts: list[int], t: int, value: int) -> list[int]:
     return out
 
 
-@cython.locals(current=cython.int, k=cython.int, total=cython.int, u=cython.int, x=cython.int, after=list)
+@cython.locals(current=cython.int, k=cython.int, total=cython.int, u=cython.int, x=cython.int, a=cython.p_uchar,
+               unseen=list)
 def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
-    after = shanten_after_draw(hand, melded, n)
+    after = new_row(NUM_KINDS)  # the shanten after each draw, plus one (``shapes.row_values``)
+    shanten_changed_row(hand, melded, n, 1, after)
+    if len(unseen) < NUM_KINDS:  # read without a check below
+        raise ValueError(f"{len(unseen)} unseen counts for {NUM_KINDS} kinds")
+    a = after
     total = 0
     for k in range(NUM_KINDS):  # a plain loop over typed names: a C loop in the compiled build
         u = unseen[k]
-        x = after[k]
-        if u and x < current:
+        x = a[k]
+        if u and x <= current:  # the shanten (x - 1) below current
             total += u
     return total

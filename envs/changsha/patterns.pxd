@@ -2,9 +2,10 @@
 # game asks on every claim check is a C call from the compiled game (``game.pxd`` cimports it), and
 # it calls the shape functions in C.
 from cnmahjong.envs.core.shapes cimport (
-    count_bytes, hand_wait_mask, shanten_one_changed,
+    count_bytes, hand_wait_mask, row_values, shanten_one_changed_row,
 )
 
 cpdef long long wait_mask(c, melded, int num_melds) except? -1
 cpdef list shanten_after_draw(c, melded, int num_melds)
 cpdef list shanten_after_discard(c, melded, int num_melds)
+cpdef int shanten_changed_row(c, melded, int num_melds, int delta, bytearray row) except -1

@@ -26,8 +26,9 @@ from cnmahjong.envs.core.shapes import (
     is_all_triplets,
     is_seven_pairs,
     mask_kinds,
+    row_values,
     seven_pairs_shanten,
-    shanten_one_changed,
+    shanten_one_changed_row,
     standard_pair_mask,
     standard_shanten,
 )
@@ -147,15 +148,25 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
 
 
 @cython.ccall
-@cython.locals(num_melds=cython.int, delta=cython.int, k=cython.int, x=cython.int,
-               n=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int, all_jiang=cython.int,
-               jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar)
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
+    row = bytearray(NUM_SUITED_KINDS)
+    shanten_changed_row(c, melded, num_melds, delta, row)
+    return row_values(row, NUM_SUITED_KINDS)
+
+
+@cython.locals(k=cython.int, x=cython.int, n=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int,
+               all_jiang=cython.int, jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar,
+               out=cython.p_uchar)  # the arguments: patterns.pxd
+def shanten_changed_row(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int, row: bytearray) -> None:
+    """``shanten`` over the three §2 shapes with one tile of each kind added (``delta`` +1) or
+    removed (-1), as a row written into ``row`` (``shapes.row_values``: each value plus one): the
+    greedy player's 进张 count reads it without a list between."""
     counts, melded_counts = count_bytes(c), count_bytes(melded)  # a game's bytearrays as they are
     if len(counts) != NUM_SUITED_KINDS or len(melded_counts) != NUM_SUITED_KINDS:  # read through C pointers below
         raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(counts)} and {len(melded_counts)}")
-    out = shanten_one_changed(counts, num_melds, delta)  # standard and seven pairs (a C call, patterns.pxd)
+    shanten_one_changed_row(counts, num_melds, delta, row)  # standard and seven pairs (a C call, patterns.pxd)
+    out = row
     p, m = counts, melded_counts
     jiang = JIANG_KIND_MASK  # 27 bits: a C integer in the compiled build
     all_jiang = 1
@@ -172,11 +183,10 @@ def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int
         for k in range(NUM_SUITED_KINDS):
             x = p[k] + delta
             if 0 <= x <= 4:
-                v = non_jiang + (0 if jiang >> k & 1 else delta)
+                v = non_jiang + (0 if jiang >> k & 1 else delta) + 1  # the shanten plus one
                 o = out[k]
                 if v < o:
                     out[k] = v
-    return out
 
 
 def is_ready(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] | str] = ()) -> bool:

@@ -2,11 +2,12 @@
 # augments shapes.py when the build compiles it; Python ignores it). A module that ``cimport``s a
 # name from here (in its own ``.pxd``) calls it in C, not through a Python call; its ``.py`` keeps
 # the plain ``import``, which the pure package runs. The other functions' C types stay in the
-# ``.py`` (``@cython.locals``), but for ``_table_one_changed``'s, whose C array only a ``.pxd`` can
+# ``.py`` (``@cython.locals``), but for ``_table_changed_row``'s, whose C array only a ``.pxd`` can
 # declare; an argument typed here is typed here only.
 cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
 
 cpdef object count_bytes(object c)
 cpdef long long hand_wait_mask(c, melded, int num_melds, long long add=*, long long remove=*) except? -1
@@ -15,6 +16,12 @@ cpdef int _group_index(b, int lo, int width) except -1
 cpdef list standard_shanten_after_draw(c, int melds=*)
 cpdef list standard_shanten_after_discard(c, int melds=*)
 cpdef list shanten_one_changed(c, int melds, int delta)
+cpdef int shanten_one_changed_row(c, int melds, int delta, bytearray row) except -1
+cpdef int standard_shanten_changed_row(c, int melds, int delta, bytearray row) except -1
+@cython.locals(item=object)
+cpdef list row_values(bytearray row, int n)
+cpdef bytearray new_row(int n)
+cdef char _ZERO_ROW[34]  # new_row's bytes (a static C array: zero)
 cpdef int lowest_held(list values, counts) except? -99
 cpdef int lowest_of(list values, list kinds) except? -99
 cpdef int standard_shanten_honours(c, int melds=*) except? -99
@@ -24,10 +31,10 @@ cpdef list standard_shanten_honours_after_discard(c, int melds=*)
                step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int, near=cython.int, held=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
-               work="unsigned char[60]", memo="unsigned char *", out="int[34]", n=cython.int,
-               made=list, item=object, same=cython.bint)
-cpdef list _table_one_changed(b, int melds, int delta)
-# _table_one_changed's memo, kept from call to call (shapes.py: _MEMO)
+               work="unsigned char[60]", memo="unsigned char *", out="unsigned char *", n=cython.int,
+               same=cython.bint)
+cpdef int _table_changed_row(b, int melds, int delta, bytearray row) except -1
+# _table_changed_row's memo, kept from call to call (shapes.py: _MEMO)
 cdef unsigned char _MEMO[200]
 cdef unsigned char _MEMO_REST[40]
 cdef int _MEMO_MELDS[4]

@@ -513,10 +513,56 @@ def _one_tile_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     One tile changes one suit only, so the other two suits' blocks are combined once per
     suit instead of once per kind; a single tile with no other tile within two ranks forms no
     block, so adding or removing it leaves the shanten as it is."""
+    row = new_row(27)  # NUM_KINDS
+    standard_shanten_changed_row(c, melds, delta, row)
+    return row_values(row, 27)
+
+
+def standard_shanten_changed_row(c: Sequence[int], melds: int, delta: int, row: bytearray) -> None:  # C: shapes.pxd
+    """``standard_shanten_after_draw`` (``delta`` +1) or ``standard_shanten_after_discard`` (-1) as
+    a row written into ``row`` (``row_values``: each value plus one): a greedy player's 进张 count
+    reads it without a list between."""
     b = count_bytes(c)  # a bytearray as it is: the tables read it through a pointer (bytes() costs a call)
     if cython.compiled and _in_tables(b, NUM_KINDS, delta):
-        return _table_one_changed(b, melds, delta)
-    return _pareto_one_changed(bytes(b), melds, delta)  # its slices are dict keys: bytes
+        _table_changed_row(b, melds, delta, row)
+    else:
+        row[:NUM_KINDS] = [v + 1 for v in _pareto_one_changed(bytes(b), melds, delta)]  # its slices are dict keys
+
+
+def new_row(n: int) -> bytearray:
+    """A row of ``n`` zero bytes (compiled, made by the C API: ``bytearray(n)`` is a Python call)."""
+    if not cython.compiled:
+        return bytearray(n)
+    if not 0 <= n <= 34:  # _ZERO_ROW's bytes
+        raise ValueError(f"a row of {n} kinds: at most 34")
+    return PyByteArray_FromStringAndSize(_ZERO_ROW, n)  # noqa: F821 - C only (shapes.pxd)
+
+
+_ROW_VALUES = tuple(range(-1, 11))
+"""A row byte's value: ``_ROW_VALUES[x]`` is ``x - 1`` (the ints made once)."""
+
+
+@cython.locals(k=cython.int, p=cython.p_uchar, x=cython.int, values=tuple)  # the arguments: shapes.pxd
+def row_values(row: bytearray, n: int) -> list[int]:
+    """The shanten values of a row: the shanten after each change as one byte a kind, the value
+    plus one (a complete hand's -1 is 0; 10 is the 9 of a change that cannot be). A greedy
+    player's questions (one row per candidate discard) pass rows from the tables to its count
+    without a Python int or list between; this is their list, where one is asked for."""
+    if len(row) < n:
+        raise ValueError(f"a row of {len(row)} bytes for {n} kinds")
+    if not cython.compiled:
+        return [x - 1 for x in row[:n]]
+    p = row
+    values = _ROW_VALUES
+    out = PyList_New(n)  # noqa: F821 - C only (shapes.pxd): filled in place, each item its own reference
+    for k in range(n):
+        x = p[k]
+        if x > 10:
+            raise ValueError(f"row byte {x} at kind {k}: a row holds 0..10")
+        item = values[x]
+        Py_INCREF(item)  # noqa: F821
+        PyList_SET_ITEM(out, k, item)  # noqa: F821
+    return out
 
 
 def _pareto_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
@@ -591,17 +637,25 @@ def _cut_shanten(sets: int, partials: int, head: int) -> int:
     return 8 - 2 * sets - partials - head
 
 
-@cython.locals(k=cython.int, x=cython.int, pairs=cython.int, pp=cython.int, v=cython.int, o=cython.int,
-               n=cython.int, p=cython.p_uchar, out=list)  # the arguments: shapes.pxd
 def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     """``standard_shanten`` of 27 counts, or the lower seven pairs' (``seven_pairs_shanten``) when
     ``melds`` is 0, with one tile of each kind added (``delta`` +1) or removed (-1): 27 values, 9
     where the change is impossible. The rulesets whose shapes include seven pairs start from it."""
+    row = new_row(27)  # NUM_KINDS
+    shanten_one_changed_row(c, melds, delta, row)
+    return row_values(row, 27)
+
+
+@cython.locals(k=cython.int, x=cython.int, pairs=cython.int, pp=cython.int, v=cython.int, o=cython.int,
+               n=cython.int, p=cython.p_uchar, out=cython.p_uchar)  # the arguments: shapes.pxd
+def shanten_one_changed_row(c: Sequence[int], melds: int, delta: int, row: bytearray) -> None:
+    """``shanten_one_changed`` as a row (``row_values``: each value plus one) written into ``row``."""
     b = count_bytes(c)
     n = len(b)
-    if n != NUM_KINDS:  # read through a C pointer below
-        raise ValueError(f"counts must hold {NUM_KINDS} kinds, got {n}")
-    out = _one_tile_changed(b, melds, delta)
+    if n != NUM_KINDS or len(row) < NUM_KINDS:  # read through C pointers below
+        raise ValueError(f"counts must hold {NUM_KINDS} kinds, got {n}, and the row at least as many, got {len(row)}")
+    standard_shanten_changed_row(b, melds, delta, row)
+    out = row
     if melds == 0:  # seven pairs: a pair more when an odd count grows, one less when an even one shrinks
         p = b
         pairs = 0
@@ -611,11 +665,10 @@ def shanten_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
             x = p[k] + delta
             if 0 <= x <= 4:
                 pp = pairs + (p[k] & 1 if delta > 0 else (p[k] & 1) - 1)
-                v = 6 - (pp if pp < 7 else 7)
+                v = 7 - (pp if pp < 7 else 7)  # the shanten plus one
                 o = out[k]  # a C int: the comparison in C
                 if v < o:
                     out[k] = v
-    return out
 
 
 @cython.locals(k=cython.int, n=cython.int, s=cython.int, x=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
@@ -718,7 +771,9 @@ def _honours_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     removed (-1)."""
     b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
     if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, delta):
-        return _table_one_changed(b, melds, delta)
+        row = new_row(34)  # NUM_KINDS + HONOURS
+        _table_changed_row(b, melds, delta, row)
+        return row_values(row, 34)
     return _pareto_honours_one_changed(bytes(b), melds, delta)  # its slices are dict keys: bytes
 
 
@@ -775,7 +830,7 @@ if not cython.compiled:  # shapes.pxd's static C arrays (zeroed: every memo byte
     _MEMO = bytearray(200)
     _MEMO_REST = bytearray(40)
     _MEMO_MELDS = [0] * 4
-"""``_table_one_changed``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
+"""``_table_changed_row``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
 group) and the number of melds each group's block was made for."""
 
 
@@ -975,7 +1030,7 @@ def _shanten_against(e: bytes, ei: int, rest: bytes, ri: int, melds: int, memo: 
     """``_shanten_of`` the ``_convolve`` of one group's entry ``e[ei:]`` with the other groups'
     together ``rest[ri:]``, without making it: for each (head, sets, partial sets) the entry holds,
     the best shanten it makes with ``rest``, kept in ``memo[mi:]`` (50 bytes, zeroed for a new
-    ``rest``: 0 unknown, else 1 + the shanten). The changed groups of ``_table_one_changed`` all
+    ``rest``: 0 unknown, else 1 + the shanten). The changed groups of ``_table_changed_row`` all
     meet one ``rest`` and share most of their (head, sets, partial sets). Partial sets past 4 are
     never counted (``_cut_shanten``): an entry's 1 + partials is read as 5 at most."""
     best = 8
@@ -1024,6 +1079,13 @@ def _table_shanten(b: bytes, melds: int) -> int:
 
 
 def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
+    """``_table_changed_row``'s values as a list."""
+    row = new_row(len(b))
+    _table_changed_row(b, melds, delta, row)
+    return row_values(row, len(b))
+
+
+def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None:
     """``_one_tile_changed`` (27 kinds) or ``_honours_one_changed`` (34, ``delta``
     +1) from the tables: each group's changed entries against the other groups' entry together
     (``work``: the rest of group g at ``10 g``; for four groups the pairs 0+1 and 2+3 at 40, 50;
@@ -1031,7 +1093,8 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     A group's memo block is kept from call to call while its rest and ``melds`` stay the ones it
     was made for (``_MEMO_REST``, ``_MEMO_MELDS``): a greedy player's tied discards of one suit,
     and its after-discard row before them, meet that suit's rest again and again.
-    Its C types, ``work`` and ``out`` C arrays among them, are in shapes.pxd (the memo's too)."""
+    The values go into ``row`` as a row (``row_values``: each plus one). Its C types, the ``work``
+    C array among them, are in shapes.pxd (the memo's too)."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
@@ -1071,11 +1134,11 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
     n = len(b)
-    if not cython.compiled:  # shapes.pxd's C array ``out``, as a list
-        out = [9] * n
-    else:
-        for x in range(n):
-            out[x] = 9
+    if len(row) < n:  # written through a C pointer below
+        raise ValueError(f"a row of {len(row)} bytes for {n} kinds")
+    out = row
+    for x in range(n):
+        out[x] = 10  # 9, the change that cannot be
     for g in range(groups):
         lo = 9 * g
         width = 9 if g < 3 else 7
@@ -1095,18 +1158,10 @@ def _table_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
                 # it leaves the shanten as it is (and the entry need not be made)
                 if not held & ((1 << (r + near + 1)) - (1 << (r - near if r >= near else 0))) & ~(1 << r) \
                         and (delta > 0 and x == 1 or delta < 0 and x == 0):
-                    out[lo + r] = base
+                    out[lo + r] = base + 1
                 else:
                     at_r = at_g + step
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
-                    out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g)
+                    out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 1
             step *= 5
-    if not cython.compiled:
-        return out
-    made = PyList_New(n)  # noqa: F821 - C only (shapes.pxd): filled in place, each item its own reference
-    for x in range(n):
-        item = out[x]
-        Py_INCREF(item)  # noqa: F821
-        PyList_SET_ITEM(made, x, item)  # noqa: F821
-    return made

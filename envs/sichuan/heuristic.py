@@ -28,10 +28,11 @@ from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import (
     lowest_held,
     lowest_of,
+    new_row,
     seven_pairs_shanten,
     shanten_one_changed,
     standard_shanten,
-    standard_shanten_after_draw,
+    standard_shanten_changed_row,
 )
 from cnmahjong.envs.core.tiles import melds_of
 from cnmahjong.envs.sichuan import actions as A
@@ -137,16 +138,18 @@ def _decide(facts: Any, legal: list[int]) -> int:
     return best_t
 
 
-@cython.locals(best=cython.int, u=cython.int, v=cython.int, x=cython.int, total=cython.int, after=list)
+@cython.locals(best=cython.int, u=cython.int, v=cython.int, x=cython.int, total=cython.int, a=cython.p_uchar)
 def improving(rest: list[int], n: int, best: int, void: int | None) -> int:
     """Kinds (outside the void) whose draw would lower the shanten of ``rest`` (a discard made)
     below ``best``."""
-    after = standard_shanten_after_draw(rest, n)
+    after = new_row(KINDS)  # the shanten after each draw, plus one (``shapes.row_values``)
+    standard_shanten_changed_row(rest, n, 1, after)
+    a = after
     v = -1 if void is None else void
     total = 0
     for u in range(KINDS):  # a loop over typed names: a C loop in the compiled build
-        x = after[u]
-        if x < best and u // SUIT != v:
+        x = a[u]
+        if x <= best and u // SUIT != v:  # the shanten (x - 1) below best
             total += 1
     return total
 
