@@ -18,6 +18,7 @@ cpdef list standard_shanten_after_discard(c, int melds=*)
 cpdef list shanten_one_changed(c, int melds, int delta)
 cpdef int shanten_one_changed_row(c, int melds, int delta, bytearray row) except -1
 cpdef int standard_shanten_changed_row(c, int melds, int delta, bytearray row) except -1
+cpdef int standard_shanten_honours_changed_row(c, int melds, int delta, bytearray row) except -1
 @cython.locals(item=object)
 cpdef list row_values(bytearray row, int n)
 cpdef bytearray new_row(int n)

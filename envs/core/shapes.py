@@ -769,12 +769,20 @@ def standard_shanten_honours_after_discard(c: Sequence[int], melds: int = 0) -> 
 def _honours_one_changed(c: Sequence[int], melds: int, delta: int) -> list[int]:
     """``standard_shanten_honours`` with one tile of each of the 34 kinds added (``delta`` +1) or
     removed (-1)."""
+    row = new_row(34)  # NUM_KINDS + HONOURS
+    standard_shanten_honours_changed_row(c, melds, delta, row)
+    return row_values(row, 34)
+
+
+def standard_shanten_honours_changed_row(c: Sequence[int], melds: int, delta: int, row: bytearray) -> None:
+    """``standard_shanten_honours_after_draw`` (``delta`` +1) or ``_after_discard`` (-1) as a row
+    written into ``row`` (``row_values``: each value plus one; C types: shapes.pxd): the wildcard
+    rulesets' greedy rows (``wild``) read it without a list between."""
     b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
     if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, delta):
-        row = new_row(34)  # NUM_KINDS + HONOURS
         _table_changed_row(b, melds, delta, row)
-        return row_values(row, 34)
-    return _pareto_honours_one_changed(bytes(b), melds, delta)  # its slices are dict keys: bytes
+    else:  # the Pareto sets' slices are dict keys: bytes
+        row[:NUM_KINDS + HONOURS] = [v + 1 for v in _pareto_honours_one_changed(bytes(b), melds, delta)]
 
 
 def _pareto_honours_one_changed(b: bytes, melds: int, delta: int) -> list[int]:

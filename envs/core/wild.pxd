@@ -3,8 +3,7 @@
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cnmahjong.envs.core.shapes cimport (
-    _group_index, _in_tables, standard_shanten_honours, standard_shanten_honours_after_discard,
-    standard_shanten_honours_after_draw,
+    _group_index, _in_tables, new_row, standard_shanten_honours, standard_shanten_honours_changed_row,
 )
 
 cpdef bint complete(b, int w, bint seven_pairs) except -1

@@ -29,9 +29,9 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.shapes import (
     _group_index,
     _in_tables,
+    new_row,
     standard_shanten_honours,
-    standard_shanten_honours_after_discard,
-    standard_shanten_honours_after_draw,
+    standard_shanten_honours_changed_row,
 )
 
 SUIT_LEN = 9
@@ -412,7 +412,8 @@ def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
     what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
     total, pairs, singles = _tally(b)
-    standard = standard_shanten_honours_after_discard(b, melds)
+    standard = new_row(34)  # NUM_KINDS
+    standard_shanten_honours_changed_row(b, melds, -1, standard)
     return _from_standards(b, standard, w, melds, -1, total, pairs, singles)
 
 
@@ -423,18 +424,20 @@ def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
 
 
 @cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, base=cython.int,
-               p=cython.p_uchar)  # the arguments' C types: wild.pxd
+               p=cython.p_uchar, sp=cython.p_uchar)  # the arguments' C types: wild.pxd
 def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[int], int]:
     """(``shanten_after_draw(b, w, melds)``, ``shanten(b, w + 1, melds)``): what each natural draw
     and a drawn wildcard make of a 3n+1 hand, from one table pass (the hand's own standard shanten
     is the after-draw value of an honour it does not hold: a lone honour forms no block)."""
     total, pairs, singles = _tally(b)
     p = b
-    standard = standard_shanten_honours_after_draw(b, melds)
+    standard = new_row(34)  # NUM_KINDS
+    standard_shanten_honours_changed_row(b, melds, 1, standard)
+    sp = standard
     base = -99
     for k in range(27, 34):  # the honours (literal bounds: a C loop)
         if not p[k]:
-            base = standard[k]
+            base = sp[k] - 1  # a row holds each value plus one
             break
     if base == -99:  # every honour held
         base = standard_shanten_honours(b, melds)
@@ -445,15 +448,19 @@ def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[
 @cython.cfunc
 @cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
                total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, odd=list, even=list, out=list,
-               item=object)
-def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int, total: int, pairs: int,
+               item=object, sp=cython.p_uchar)
+def _from_standards(b: bytes, standard: bytearray, w: int, melds: int, delta: int, total: int, pairs: int,
                     singles: int) -> list:
     """``_from_standard`` of each kind's standard shanten with one natural tile of it added
-    (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9. ``total``, ``pairs``,
+    (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9. ``standard``: those standard
+    shanten as a row (``shapes.row_values``: each plus one, 34 bytes). ``total``, ``pairs``,
     ``singles``: ``_tally(b)``, which the caller has made. A kind's value hangs only on its
     standard shanten (-1..8, or 9) and its count's parity: both rows are made once (``odd`` and
     ``even``, at 1 + the standard shanten) and each kind takes its item from one."""
+    if len(standard) < 34 or len(b) < 34:  # read through C pointers below
+        raise ValueError(f"34 kinds to read: counts of {len(b)}, a row of {len(standard)}")
     p = b
+    sp = standard
     odd = [9] * 11
     even = [9] * 11
     for s in range(-1, 9):
@@ -462,11 +469,13 @@ def _from_standards(b: bytes, standard: list, w: int, melds: int, delta: int, to
         # an even count: one more is a new single, one less breaks a pair into one
         even[s + 1] = _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
     if not cython.compiled:
-        return [(odd if p[k] & 1 else even)[standard[k] + 1] for k in range(NUM_KINDS)]
+        return [(odd if p[k] & 1 else even)[standard[k]] for k in range(NUM_KINDS)]
     out = PyList_New(34)  # noqa: F821 - C only (wild.pxd): NUM_KINDS items, filled in place
     for k in range(34):
-        s = standard[k]
-        item = odd[s + 1] if p[k] & 1 else even[s + 1]
+        s = sp[k]  # 1 + the standard shanten: 0..10
+        if s > 10:
+            raise ValueError(f"row byte {s} at kind {k}: a row holds 0..10")
+        item = odd[s] if p[k] & 1 else even[s]
         Py_INCREF(item)  # noqa: F821 - the list's own reference
         PyList_SET_ITEM(out, k, item)  # noqa: F821
     return out
