@@ -526,7 +526,7 @@ def standard_shanten_changed_row(c: Sequence[int], melds: int, delta: int, row: 
     if cython.compiled and _in_tables(b, NUM_KINDS, delta):
         _table_changed_row(b, melds, delta, row)
     else:
-        row[:NUM_KINDS] = [v + 1 for v in _pareto_one_changed(bytes(b), melds, delta)]  # its slices are dict keys
+        _pareto_one_changed_row(bytes(b), melds, delta, row)  # its slices are dict keys: bytes
 
 
 def new_row(n: int) -> bytearray:
@@ -567,33 +567,42 @@ def row_values(row: bytearray, n: int) -> list[int]:
 
 def _pareto_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_one_tile_changed`` from the Pareto sets themselves."""
+    row = bytearray(NUM_KINDS)
+    _pareto_one_changed_row(b, melds, delta, row)
+    return row_values(row, NUM_KINDS)
+
+
+def _pareto_one_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None:
+    """``_pareto_one_changed`` as a row (``row_values``) written into ``row``: each suit's nine
+    bytes copied in from ``_suit_changed`` (the pure package's rows: no Python loop a kind)."""
     k0, k1, k2 = b[0:9], b[9:18], b[18:27]
     i0, i1, i2 = _suit_id(k0), _suit_id(k1), _suit_id(k2)
     rest0 = _pareto_pairs(i1, i2)
     base = _combine(i0, rest0, melds)
-    return [*_suit_changed(k0, rest0, base, melds, delta),
-            *_suit_changed(k1, _pareto_pairs(i0, i2), base, melds, delta),
-            *_suit_changed(k2, _pareto_pairs(i0, i1), base, melds, delta)]
+    row[0:9] = _suit_changed(k0, rest0, base, melds, delta)
+    row[9:18] = _suit_changed(k1, _pareto_pairs(i0, i2), base, melds, delta)
+    row[18:27] = _suit_changed(k2, _pareto_pairs(i0, i1), base, melds, delta)
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_changed(suit: bytes, rest: int, base: int, melds: int, delta: int) -> tuple[int, ...]:
+def _suit_changed(suit: bytes, rest: int, base: int, melds: int, delta: int) -> bytes:
     """``_one_tile_changed`` for the nine kinds of one suit, given the other suits' blocks
-    (``rest``, an id; cached: a player's candidate hands share most suits)."""
+    (``rest``, an id; cached: a player's candidate hands share most suits), as nine row bytes
+    (``row_values``: each value plus one)."""
     key = bytearray(suit)
     held = sum(1 << r for r in range(SUIT_LEN) if key[r])
-    out = [9] * SUIT_LEN
+    out = bytearray([10]) * SUIT_LEN  # 9, the change that cannot be
     for r in range(SUIT_LEN):
         if not 0 <= key[r] + delta <= 4:
             continue
         alone = not held & _NEAR[r] if delta > 0 else key[r] == 1 and not held & _NEAR[r] & ~(1 << r)
         if alone:
-            out[r] = base
+            out[r] = base + 1
             continue
         key[r] += delta
-        out[r] = _combine(_suit_id(bytes(key)), rest, melds)
+        out[r] = _combine(_suit_id(bytes(key)), rest, melds) + 1
         key[r] -= delta
-    return tuple(out)
+    return bytes(out)
 
 
 _NEAR = [sum(1 << x for x in range(max(0, r - 2), min(SUIT_LEN, r + 3))) for r in range(SUIT_LEN)]
@@ -782,11 +791,18 @@ def standard_shanten_honours_changed_row(c: Sequence[int], melds: int, delta: in
     if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, delta):
         _table_changed_row(b, melds, delta, row)
     else:  # the Pareto sets' slices are dict keys: bytes
-        row[:NUM_KINDS + HONOURS] = [v + 1 for v in _pareto_honours_one_changed(bytes(b), melds, delta)]
+        _pareto_honours_one_changed_row(bytes(b), melds, delta, row)
 
 
 def _pareto_honours_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_honours_one_changed`` from the Pareto sets themselves."""
+    row = bytearray(NUM_KINDS + HONOURS)
+    _pareto_honours_one_changed_row(b, melds, delta, row)
+    return row_values(row, NUM_KINDS + HONOURS)
+
+
+def _pareto_honours_one_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None:
+    """``_pareto_honours_one_changed`` as a row (``row_values``) written into ``row``."""
     keys = (b[0:9], b[9:18], b[18:27])
     i0, i1, i2 = (_suit_id(k) for k in keys)
     honours = b[27:34]
@@ -794,22 +810,21 @@ def _pareto_honours_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     suits_12 = _pareto_pairs(i1, i2)
     rest0 = _pareto_pairs(suits_12, hon)
     base = _combine(i0, rest0, melds)
-    out = [*_suit_changed(keys[0], rest0, base, melds, delta),
-           *_suit_changed(keys[1], _pareto_pairs(_pareto_pairs(i0, i2), hon), base, melds, delta),
-           *_suit_changed(keys[2], _pareto_pairs(_pareto_pairs(i0, i1), hon), base, melds, delta)]
+    row[0:9] = _suit_changed(keys[0], rest0, base, melds, delta)
+    row[9:18] = _suit_changed(keys[1], _pareto_pairs(_pareto_pairs(i0, i2), hon), base, melds, delta)
+    row[18:27] = _suit_changed(keys[2], _pareto_pairs(_pareto_pairs(i0, i1), hon), base, melds, delta)
     suits = _pareto_pairs(i0, suits_12)
     key = bytearray(honours)
     for h in range(7):
         x = key[h] + delta
         if x < 0 or x > 4:
-            out.append(9)
+            row[27 + h] = 10  # 9, plus one
         elif x == (1 if delta > 0 else 0):  # a lone honour forms no block: added or removed, no change
-            out.append(base)
+            row[27 + h] = base + 1
         else:
             key[h] = x
-            out.append(_combine(honour_blocks(bytes(key)), suits, melds))
+            row[27 + h] = _combine(honour_blocks(bytes(key)), suits, melds) + 1
             key[h] -= delta
-    return out
 
 
 # ------------------------------------------------ shanten tables (the compiled path)
