@@ -2,7 +2,7 @@
 # game asks on every claim check is a C call from the compiled game (``game.pxd`` cimports it), and
 # it calls the shape functions in C.
 from cnmahjong.envs.core.shapes cimport (
-    count_bytes, hand_wait_mask, row_values, shanten_one_changed_row,
+    count_bytes, hand_wait_mask, new_row, row_values, shanten_one_changed_row,
 )
 
 cpdef long long wait_mask(c, melded, int num_melds) except? -1

@@ -26,6 +26,7 @@ from cnmahjong.envs.core.shapes import (
     is_all_triplets,
     is_seven_pairs,
     mask_kinds,
+    new_row,
     row_values,
     seven_pairs_shanten,
     shanten_one_changed_row,
@@ -150,7 +151,7 @@ def shanten_after_discard(c: Sequence[int], melded: Sequence[int], num_melds: in
 @cython.ccall
 def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int) -> list[int]:
     """``shanten`` over the three §2 shapes with one tile of each kind added or removed."""
-    row = bytearray(NUM_SUITED_KINDS)
+    row = new_row(NUM_SUITED_KINDS)
     shanten_changed_row(c, melded, num_melds, delta, row)
     return row_values(row, NUM_SUITED_KINDS)
 

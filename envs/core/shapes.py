@@ -567,7 +567,7 @@ def row_values(row: bytearray, n: int) -> list[int]:
 
 def _pareto_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_one_tile_changed`` from the Pareto sets themselves."""
-    row = bytearray(NUM_KINDS)
+    row = new_row(NUM_KINDS)
     _pareto_one_changed_row(b, melds, delta, row)
     return row_values(row, NUM_KINDS)
 
@@ -796,7 +796,7 @@ def standard_shanten_honours_changed_row(c: Sequence[int], melds: int, delta: in
 
 def _pareto_honours_one_changed(b: bytes, melds: int, delta: int) -> list[int]:
     """``_honours_one_changed`` from the Pareto sets themselves."""
-    row = bytearray(NUM_KINDS + HONOURS)
+    row = new_row(NUM_KINDS + HONOURS)
     _pareto_honours_one_changed_row(b, melds, delta, row)
     return row_values(row, NUM_KINDS + HONOURS)
 
