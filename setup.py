@@ -4,9 +4,10 @@ Everything else about the package is declared in ``pyproject.toml``; this file a
 extension modules, the package list (discovered: every folder with an ``__init__.py`` under
 the mapped roots) and ``link_tree`` (the package as a path entry, for static tools).
 ``pip install .``, ``pip install -e .`` and ``pip wheel .`` all build the extensions: the
-modules of ``envs/hotpath.py``'s ``MODULES`` compiled unchanged, and the ``cs-v0`` twin
-``envs/changsha/_planes.pyx``. The extensions are optional: where a C compiler is missing or
-fails, the build says so and goes on, and the package runs as pure Python.
+modules of ``envs/hotpath.py``'s ``MODULES`` compiled unchanged, and its ``ACCELERATED`` twins
+(``envs/changsha/_planes.pyx``, ``envs/hangzhou/_planes.pyx``: the planes in C loops). The
+extensions are optional: where a C compiler is missing or fails, the build says so and goes on,
+and the package runs as pure Python.
 
 What Cython compiles is each source with its function annotations blanked out (same lines and
 columns, so tracebacks name the real line): Cython reads some annotations as types even with

@@ -2,13 +2,13 @@
 
 The build backend (``setup.py``: setuptools ``ext_modules`` built by Cython) compiles the
 modules of ``MODULES`` unchanged into extension modules that install beside their
-``.py`` sources, and one twin (``ACCELERATED``) that has no ``.py``. Python imports an
+``.py`` sources, and the twins (``ACCELERATED``) that have no ``.py``. Python imports an
 extension in preference to its source, so a wheel, ``pip install .`` and ``pip install -e .``
 all run compiled; where no C compiler was found the build skips the extensions and the
 same package runs as pure Python. There is nothing to decide at import time.
 
 ``CNMAHJONG_PURE=1`` (read once, when ``cnmahjong`` is imported) imports every hot module
-from its ``.py`` source instead and leaves the twin unused: the reference, for a debugger or
+from its ``.py`` source instead and leaves the twins unused: the reference, for a debugger or
 a comparison (``tests/test_compiled.py`` plays 20,000 hands per ruleset both ways, every step).
 ``compiled()`` says which path this process took.
 """
@@ -79,7 +79,7 @@ def hot_lists(envs: Path = ENVS) -> tuple[tuple[str, ...], tuple[str, ...]]:
 MODULES, ACCELERATED = hot_lists()
 """The hot path, compiled unchanged where a C compiler is there (``setup.py`` builds these), and the
 compiled twins (``.pyx``, no pure-Python source) of pure-Python code that falls back to itself
-when the twin is not importable (``_planes`` writes ``cs-v0`` observations with C loops)."""
+when the twin is not importable (each ``_planes`` writes its ruleset's observations with C loops)."""
 
 HOT = MODULES + ACCELERATED
 

@@ -24,6 +24,7 @@ from cnmahjong.envs.core.channels import (
     Value,
     layout_difference,
     layout_of,
+    refuse_unless_written_for,
     repeat_kinds,
 )
 from cnmahjong.envs.hangzhou import observation as hz_obs
@@ -61,45 +62,64 @@ def test_module_constants_and_spec_follow_from_the_table(obs) -> None:
     assert obs.CHANNELS["RECENT_DISCARDS"].planes == obs.RECENT
 
 
-def _written_for_of_the_twin() -> tuple:
-    """``WRITTEN_FOR`` of ``_planes.pyx``, read from its source (the twin is not importable in pure mode)."""
-    source = (ROOT / "envs/changsha/_planes.pyx").read_text(encoding="utf-8")
+TWINS = [pytest.param(cs_obs, "changsha", 27, id="cs-v0"), pytest.param(hz_obs, "hangzhou", 34, id="hz-v0")]
+"""Each compiled twin ``envs/<ruleset>/_planes.pyx``: the encoder module it twins, its ruleset, kinds."""
+
+
+def _written_for_of_the_twin(ruleset: str) -> tuple:
+    """``WRITTEN_FOR`` of a ``_planes.pyx``, read from its source (the twin is not importable in pure mode)."""
+    source = (ROOT / "envs" / ruleset / "_planes.pyx").read_text(encoding="utf-8")
     start = source.index("WRITTEN_FOR = (")
     end = source.index("\n)\n", start) + 2
     return ast.literal_eval(source[start:end].split("=", 1)[1].strip())
 
 
-def test_compiled_twin_was_written_for_the_declared_layout() -> None:
-    written = layout_of(_written_for_of_the_twin())
-    assert layout_difference(cs_obs.CHANNELS.layout(), written, "_planes.pyx") == ""
-    moved = ChannelTable((Group("HAND", 4, "hand", Value.THERMOMETER), *cs_obs.CHANNELS.groups[2:]))
+@pytest.mark.parametrize(("obs", "ruleset", "kinds"), TWINS)
+def test_compiled_twin_was_written_for_the_declared_layout(obs, ruleset: str, kinds: int) -> None:
+    written = layout_of(_written_for_of_the_twin(ruleset))
+    assert layout_difference(obs.CHANNELS.layout(), written, "_planes.pyx") == ""
+    assert kinds == obs.NUM_KINDS
+    moved = ChannelTable((Group("HAND", 4, "hand", Value.THERMOMETER), *obs.CHANNELS.groups[2:]))
     diff = layout_difference(moved.layout(), written, "_planes.pyx")
-    assert diff.startswith("group 1: the channel table has ('RIVER', 4, 4, 4, 'THERMOMETER')")
+    assert diff.startswith(f"group 1: the channel table has {moved.layout()[1]}")
     assert "_planes.pyx was written for ('MELDS', 4, 4, 4, 'THERMOMETER')" in diff
+
+
+def test_a_twin_refuses_other_kinds_or_groups_with_what_differs() -> None:
+    written = _written_for_of_the_twin("hangzhou")
+    refuse_unless_written_for(hz_obs.CHANNELS, 34, written, 34, "hz-v0", "_planes.pyx")  # the shipped pair
+    with pytest.raises(ImportError, match="34 kinds a plane, _planes.pyx was written for 27"):
+        refuse_unless_written_for(hz_obs.CHANNELS, 34, written, 27, "hz-v0", "_planes.pyx")
+    with pytest.raises(ImportError, match=r"the hz-v0 layout changed since _planes.pyx was written \(group 20: "
+                                          r"the channel table has None"):
+        refuse_unless_written_for(ChannelTable(hz_obs.CHANNELS.groups[:-1]), 34, written, 34, "hz-v0", "_planes.pyx")
 
 
 _REFUSE = """
 import importlib, sys, types
-fake = types.ModuleType("cnmahjong.envs.changsha.observation")
+fake = types.ModuleType("cnmahjong.envs.{ruleset}.observation")
 sys.modules[fake.__name__] = fake  # before the package imports the real one (and the twin with it)
 from cnmahjong.envs.core.channels import ChannelTable, Group, Value
-fake.NUM_KINDS = 27
+fake.NUM_KINDS = {kinds}
 fake.CHANNELS = ChannelTable((Group("HAND", 4, "h", Value.THERMOMETER), Group("EXTRA", 1, "x", Value.FLAG)))
-import cnmahjong.envs.changsha as package
+import cnmahjong.envs.{ruleset} as package
 package.observation = fake
 try:
-    importlib.import_module("cnmahjong.envs.changsha._planes")
+    importlib.import_module("cnmahjong.envs.{ruleset}._planes")
 except ImportError as exc:
     print(exc)
 """
 
 
-@pytest.mark.skipif(not list((ROOT / "envs/changsha").glob("_planes.*.so")), reason="the twin is not built")
-def test_compiled_twin_refuses_a_layout_it_was_not_written_for() -> None:
+@pytest.mark.parametrize(("obs", "ruleset", "kinds"), TWINS)
+def test_compiled_twin_refuses_a_layout_it_was_not_written_for(obs, ruleset: str, kinds: int) -> None:
+    if not list((ROOT / "envs" / ruleset).glob("_planes.*.so")):
+        pytest.skip("the twin is not built (pure install): nothing to refuse")
     env = {k: v for k, v in os.environ.items() if k != "CNMAHJONG_PURE"}
-    out = subprocess.run([sys.executable, "-c", _REFUSE], env=env, cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout
-    assert "changed since _planes.pyx was written (group 1: the channel table has ('EXTRA'" in out, out
+    out = subprocess.run([sys.executable, "-c", _REFUSE.format(ruleset=ruleset, kinds=kinds)], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert (f"the {obs.ENCODER} layout changed since _planes.pyx was written (group 1: the channel table has "
+            "('EXTRA'") in out, out
 
 
 def test_reference_encoder_layout_is_the_declared_one() -> None:

@@ -246,16 +246,18 @@ def test_no_extensions_build_a_pure_package(tmp_path) -> None:
         setup.extensions_wanted({"CNMAHJONG_NO_EXTENSIONS": "yes"})
 
 
-def test_accelerated_twin_is_used_only_when_allowed() -> None:
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou"])
+def test_accelerated_twin_is_used_only_when_allowed(ruleset: str) -> None:
     _require_compiled()
-    code = ("from cnmahjong.envs.hotpath import accelerated; import cnmahjong.envs.changsha.observation as o; "
-            "print(accelerated('cnmahjong.envs.changsha._planes') is not None, o._compiled_planes is not None)")
-    for pure, used in (("0", "True True"), ("1", "False False")):
+    code = (f"from cnmahjong.envs.hotpath import accelerated; import cnmahjong.envs.{ruleset}.observation as o; "
+            f"print(accelerated('cnmahjong.envs.{ruleset}._planes') is not None, o._compiled_planes is not None, "
+            "o._compiled_planes_into is not None)")
+    for pure, used in (("0", "True True True"), ("1", "False False False")):
         out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, CNMAHJONG_PURE=pure), cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.strip()
         assert out == used, (pure, out)
     with pytest.raises(ModuleNotFoundError, match="CNMAHJONG_PURE=1"):
-        hotpath.SourceFinder().find_spec("cnmahjong.envs.changsha._planes")
+        hotpath.SourceFinder().find_spec(f"cnmahjong.envs.{ruleset}._planes")
     with pytest.raises(ValueError, match="not one of the accelerated modules"):
         hotpath.accelerated("cnmahjong.envs.core.engine")
 
@@ -329,3 +331,66 @@ def test_without_a_c_compiler_the_build_succeeds_pure(tmp_path) -> None:
 
     names = zipfile.ZipFile(wheel).namelist()
     assert "cnmahjong/envs/core/tiles.py" in names and not [n for n in names if n.endswith(".so")]
+
+
+_TWIN_VS_INCREMENTAL = """
+import json, random, sys
+import importlib
+ruleset, hands = sys.argv[1], int(sys.argv[2])
+o = importlib.import_module(f"cnmahjong.envs.{ruleset}.observation")
+from cnmahjong.envs.core.ruleset import get_ruleset
+twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")
+assert o._compiled_planes is twin.planes
+o._compiled_planes = o._compiled_planes_into = None  # the encoder's own (incremental) path from here on
+game_class = get_ruleset(ruleset).game
+greedy = importlib.import_module(f"cnmahjong.envs.{ruleset}.heuristic").heuristic_on_game
+expert = importlib.import_module(f"cnmahjong.envs.{ruleset}.expert").expert
+rng = random.Random(11)
+seen, states = set(), 0
+for h in range(hands):
+    game = game_class(seed=rng.getrandbits(63), dealer=h % 4)
+    encoder = o.Encoder()
+    buf = bytearray(len(twin.planes(game, 0)) + 5)
+    while game.phase != "done":
+        for seat in range(4):
+            want = encoder.planes(game, seat)
+            twin.planes_into(game, seat, buf, 5)
+            assert twin.planes(game, seat) == want == bytes(buf[5:]), (h, seat, game.phase)
+            states += 1
+        for s in range(4):  # what the hands reached (hidden kongs of others, 飘, 失碰, claims)
+            if any(len(m.tiles) == 4 for m in game.melds[s]): seen.add("kong")
+            if any(m.hidden for m in game.melds[s]): seen.add("hidden kong")
+            if getattr(game, "louhu", [0] * 4)[s]: seen.add("louhu")
+            if getattr(game, "declared", [0] * 4)[s]: seen.add("declared")
+            if getattr(game, "piao", [0] * 4)[s]: seen.add("piao")
+            if getattr(game, "shipeng", [0] * 4)[s]: seen.add("shipeng")
+            if getattr(game, "piao_pending", None): seen.add("piao pending")
+            if getattr(game, "revealed", None): seen.add("revealed")
+        seat, actions = next(iter(game.pending.items()))
+        if seat == 1:
+            action = greedy(game, seat, actions)
+        elif seat == 3:
+            action = expert(encoder(game, seat), actions)
+        else:
+            action = rng.choice(actions)
+        game.step(seat, action)
+print(json.dumps({"states": states, "seen": sorted(seen)}))
+"""
+
+
+@pytest.mark.parametrize(("ruleset", "reached"), [
+    ("changsha", {"kong", "louhu", "declared"}),
+    ("hangzhou", {"kong", "hidden kong", "piao", "shipeng", "piao pending"}),
+])
+def test_each_twin_writes_the_bytes_of_its_encoders_own_path(ruleset: str, reached: set[str]) -> None:
+    """The compiled twin (``planes`` and ``planes_into`` at an offset) against the encoder's
+    incremental path in the same compiled process, every seat at every step of 400 seeded hands
+    (one seat greedy, one the expert, two random) that reach the rarer public states (kongs,
+    others' hidden kongs, 飘, 失碰, 漏胡, 起手胡)."""
+    _require_compiled()
+    run = subprocess.run([sys.executable, "-c", _TWIN_VS_INCREMENTAL, ruleset, "400"], cwd=ROOT, text=True,
+                         capture_output=True, env=dict(os.environ, CNMAHJONG_PURE="0"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout)
+    assert out["states"] > 400 * 4 * 40
+    assert reached <= set(out["seen"]), out["seen"]

@@ -10,7 +10,7 @@ out the groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both gi
 bytes at every step of 20,000 hands.
 """
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from libc.string cimport memset
 
 from cnmahjong.envs.changsha import observation as _obs
@@ -18,8 +18,9 @@ from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.planes cimport count_bytes, kind_of, plane_into, therm_into, zero_row
 from cnmahjong.envs.core.wall cimport Wall
-from cnmahjong.envs.core.channels import layout_difference, layout_of
+from cnmahjong.envs.core.channels import refuse_unless_written_for
 
 WRITTEN_FOR = (
     ("HAND", 4, 1, "THERMOMETER"), ("MELDS", 4, 4, "THERMOMETER"), ("RIVER", 4, 4, "THERMOMETER"),
@@ -34,11 +35,7 @@ order: the twin serves only while ``observation.CHANNELS`` lays out the same, of
 from both by the same ``layout_of``."""
 
 
-_difference = layout_difference(_obs.CHANNELS.layout(), layout_of(WRITTEN_FOR), "_planes.pyx")
-if _difference or _obs.NUM_KINDS != 27:
-    raise ImportError("the cs-v0 layout in observation.py changed since _planes.pyx was written "
-                      f"({_difference or 'not 27 kinds'}): update _planes.pyx "
-                      "(the pure-Python encoder runs meanwhile)")
+refuse_unless_written_for(_obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 27, "cs-v0", "_planes.pyx")
 
 cdef int K = _obs.NUM_KINDS
 cdef int SIZE = _obs.CHANNELS.size * _obs.NUM_KINDS
@@ -55,43 +52,6 @@ cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 
-cdef const unsigned char* _row(object row) except NULL:
-    """The count bytes of a game's count row (a 27-byte bytearray)."""
-    if not PyByteArray_CheckExact(row) or PyByteArray_GET_SIZE(row) != 27:
-        raise TypeError(f"a count row must be a bytearray of 27 counts, got {row!r}")
-    return <const unsigned char*> PyByteArray_AS_STRING(row)
-
-
-cdef inline int _kind(object t) except -1:
-    """A tile kind as an index: 0..26, anything else an error (never a write out of the row)."""
-    cdef int k = t
-    if not 0 <= k < 27:
-        raise ValueError(f"tile kind {t!r} outside 0..26")
-    return k
-
-
-cdef inline void _therm(unsigned char* out, int channel, int levels, const unsigned char* counts):
-    """Planes "count > l" for l < levels, from ``channel`` on."""
-    cdef int k, l, c
-    for k in range(27):
-        c = counts[k]
-        for l in range(levels if c > levels else c):
-            out[(channel + l) * 27 + k] = 1
-
-
-cdef inline void _zero(unsigned char* out, int n):
-    """``memset(out, 0, n)`` in pieces of 1 KiB: glibc clears 2 KiB or more with ``rep stosb``, which
-    callgrind counts as one instruction per byte (3,213 for a row) where vector stores count ~100;
-    the same work either way, measured the same by the clock."""
-    cdef int i
-    for i in range(0, n, 1024):
-        memset(out + i, 0, 1024 if n - i > 1024 else n - i)
-
-
-cdef inline void _plane(unsigned char* out, int channel, unsigned char value):
-    memset(out + channel * 27, value, 27)
-
-
 def planes(ChangshaGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
     cdef bytearray buf = bytearray(SIZE)
@@ -106,7 +66,7 @@ def planes_into(ChangshaGame game, int seat, bytearray buf, Py_ssize_t offset):
         raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
                          f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
     cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
-    _zero(out, SIZE)
+    zero_row(out, SIZE)
     _write(game, seat, out)
 
 
@@ -122,79 +82,78 @@ cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
     cdef long long bits
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
-    row = _row(game.hands[seat])
-    _therm(out, HAND, 4, row)
+    row = count_bytes(game.hands[seat], 27)
+    therm_into(out, HAND, 4, row, 27)
     for k in range(27):
         unseen[k] = 4 - row[k]
     melded, river_counts, shown, melds, rivers = game.melded, game.river_counts, game.shown, game.melds, game.rivers
     for r in range(4):
         s = (seat + r) % 4
-        row = _row(melded[s])
-        _therm(out, MELDS + 4 * r, 4, row)
+        row = count_bytes(melded[s], 27)
+        therm_into(out, MELDS + 4 * r, 4, row, 27)
         for k in range(27):
             unseen[k] -= row[k]
-        row = _row(river_counts[s])
-        _therm(out, RIVER + 4 * r, 4, row)
+        row = count_bytes(river_counts[s], 27)
+        therm_into(out, RIVER + 4 * r, 4, row, 27)
         for k in range(27):
             unseen[k] -= row[k]
-        row = _row(shown[s])
-        _therm(out, SHOWN + 4 * r, 4, row)
+        row = count_bytes(shown[s], 27)
+        therm_into(out, SHOWN + 4 * r, 4, row, 27)
         if r:
             for k in range(27):
                 unseen[k] -= row[k]
         for m in melds[s]:
             if len(m.tiles) == 4:
-                out[(KONGS + r) * 27 + _kind(m.tiles[0])] = 1
+                out[(KONGS + r) * 27 + kind_of(m.tiles[0], 27)] = 1
         river = rivers[s]
         n = len(river)
         for i in range(RECENT if n > RECENT else n):  # newest first
-            out[(RECENT_DISCARDS + RECENT * r + i) * 27 + _kind(river[n - 1 - i])] = 1
+            out[(RECENT_DISCARDS + RECENT * r + i) * 27 + kind_of(river[n - 1 - i], 27)] = 1
     revealed = game.revealed
     if revealed:
         memset(small, 0, 27)
         for x in revealed:
-            t = _kind(x)
+            t = kind_of(x, 27)
             small[t] += 1
             unseen[t] -= 1
-        _therm(out, REVEALED, 2, small)
+        therm_into(out, REVEALED, 2, small, 27)
     for k in range(27):
         if unseen[k] < 0 or unseen[k] > 4:
             raise ValueError(f"kind {k}: {unseen[k]} copies unseen from seat {seat}: the game's counts disagree")
-        t = unseen[k]
-        for i in range(t):
-            out[(UNSEEN + i) * 27 + k] = 1
+        small[k] = <unsigned char> unseen[k]
+    therm_into(out, UNSEEN, 4, small, 27)
     window = game._window
     if window is None:
         actor = game.turn
     else:
         memset(small, 0, 27)
         for x in window.tiles:
-            small[_kind(x)] += 1
-        _therm(out, CLAIM, 2, small)
+            small[kind_of(x, 27)] += 1
+        therm_into(out, CLAIM, 2, small, 27)
         actor = window.payer
     phase = game.phase
     drawn = game.drawn
     if drawn is not None and game.turn == seat and phase == "discard":
-        out[DRAWN * 27 + _kind(drawn)] = 1
+        out[DRAWN * 27 + kind_of(drawn, 27)] = 1
     bits = game.louhu[seat]
     if bits:
         for k in range(27):
             out[LOUHU * 27 + k] = (bits >> k) & 1
     dealer = game.dealer
-    _plane(out, DEALER + (dealer - seat) % 4, 1)
+    plane_into(out, DEALER + (dealer - seat) % 4, 1, 27)
     locked, declared = game.locked, game.declared
     for r in range(4):
         s = (seat + r) % 4
         if locked[s]:
-            _plane(out, LOCKED + r, 1)
+            plane_into(out, LOCKED + r, 1, 27)
         if declared[s]:
-            _plane(out, DECLARED + r, 1)
-    _plane(out, ACTOR + (actor - seat) % 4, 1)
+            plane_into(out, DECLARED + r, 1, 27)
+    plane_into(out, ACTOR + (actor - seat) % 4, 1, 27)
     wall = game.wall
     n, t = wall.remaining, wall.stacks_left()
     if not (0 <= n <= 108 and 0 <= t <= 108):
         raise ValueError(f"wall of {n} tiles in {t} stacks: outside 0..108")
-    _plane(out, WALL, <unsigned char> n)
-    _plane(out, STACKS, <unsigned char> t)
-    _plane(out, PHASE + <int> PHASE_INDEX[phase], 1)
+    plane_into(out, WALL, <unsigned char> n, 27)
+    plane_into(out, STACKS, <unsigned char> t, 27)
+    plane_into(out, PHASE + <int> PHASE_INDEX[phase], 1, 27)
     return 0

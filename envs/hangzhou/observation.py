@@ -21,6 +21,7 @@ from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, split_public_log, therm
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
 from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
 from cnmahjong.envs.hangzhou.patterns import WHITE
+from cnmahjong.envs.hotpath import accelerated
 
 ENCODER = "hz-v0"
 RECENT = 6
@@ -221,11 +222,16 @@ class Encoder:
 
     def planes(self, game: HangzhouGame, seat: int) -> bytes:
         """The observation as ``NUM_CHANNELS * 34`` uint8 bytes; the WALL plane holds the count
-        itself (``planes_to_float`` divides it)."""
+        itself (``planes_to_float`` divides it). The compiled twin writes them where it is built."""
+        if _compiled_planes is not None:
+            return _compiled_planes(game, seat)
         return b"".join(self._rows(game, seat))
 
     def planes_into(self, game: HangzhouGame, seat: int, buf: bytearray, offset: int) -> None:
         """``planes`` written into ``buf`` from ``offset`` (``VectorEnv``'s batch row), not made first."""
+        if _compiled_planes_into is not None:
+            _compiled_planes_into(game, seat, buf, offset)
+            return
         write_rows(self._rows(game, seat), buf, offset, ROW_BYTES)
 
     def _rows(self, game: HangzhouGame, seat: int) -> tuple[bytes, ...]:
@@ -311,6 +317,12 @@ def decode_claim(obs: np.ndarray) -> int | None:
     """The tile offered to claim now, or None."""
     return CHANNELS.decode(obs, "CLAIM")
 
+
+# The compiled twin of ``Encoder.planes`` (``_planes.pyx``: C loops over the game's count rows and
+# melds, the same bytes), used where it is built; None runs the incremental encoder above.
+_twin = accelerated("cnmahjong.envs.hangzhou._planes")
+_compiled_planes = getattr(_twin, "planes", None)
+_compiled_planes_into = getattr(_twin, "planes_into", None)
 
 ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
 """``hz-v0`` as one self-contained spec (a ``Ruleset`` holds its encoders as ``{spec.name: spec}``)."""

@@ -1,0 +1,177 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""``hz-v0`` planes written by C loops: the compiled twin of ``observation.Encoder.planes``.
+
+Built by the build backend (``setup.py``) where a C compiler exists; ``observation.Encoder`` uses
+it then and its own incremental encoder otherwise (``CNMAHJONG_PURE=1``, or no build). It reads
+every count row and meld from the game at each call (no state to keep): the offsets come from
+``observation.CHANNELS`` (the layout's declaration, where each channel's meaning is), import
+refuses (ImportError, so the pure encoder serves) when that declaration no longer lays out the
+groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both give the same bytes at every
+step of 20,000 hands.
+"""
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from libc.string cimport memset
+
+from cnmahjong.envs.core.engine cimport ClaimWindow
+from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.planes cimport count_bytes, kind_of, level_into, plane_into, therm_into, zero_row
+from cnmahjong.envs.core.wall cimport Wall
+from cnmahjong.envs.hangzhou import observation as _obs
+from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
+from cnmahjong.envs.core.channels import refuse_unless_written_for
+from cnmahjong.envs.hangzhou.game import DISCARD, PHASES
+from cnmahjong.envs.hangzhou.patterns import WHITE as _WHITE
+
+WRITTEN_FOR = (
+    ("HAND", 4, 1, "THERMOMETER"), ("MELDS", 4, 4, "THERMOMETER"), ("RIVER", 4, 4, "THERMOMETER"),
+    ("UNSEEN", 4, 1, "THERMOMETER"), ("KONGS", 1, 4, "KINDS"), ("HIDDEN_KONGS", 2, 4, "LEVEL"),
+    ("RECENT_DISCARDS", 6, 4, "ONE_HOT"), ("DRAWN", 1, 1, "ONE_HOT"), ("INDICATOR", 1, 1, "ONE_HOT"),
+    ("WHITE_PLAYS", 1, 1, "ONE_HOT"), ("SHIPENG", 1, 1, "KINDS"), ("CLAIM", 1, 1, "ONE_HOT"),
+    ("DEALER", 4, 1, "CHOICE"), ("ACTOR", 4, 1, "CHOICE"), ("PIAO", 2, 4, "LEVEL"), ("PIAO_PENDING", 1, 4, "FLAG"),
+    ("STREAK", 3, 1, "CHOICE"), ("CLAIMS", 3, 12, "LEVEL"), ("WALL", 1, 1, "FRACTION"), ("PHASE", 3, 1, "CHOICE"),
+    ("READY", 1, 1, "FLAG"),
+)
+"""The ``hz-v0`` groups these loops write (name, planes per block, blocks, value kind), in plane
+order: the twin serves only while ``observation.CHANNELS`` lays out the same, offsets computed
+from both by the same ``layout_of``."""
+
+refuse_unless_written_for(_obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 34, "hz-v0", "_planes.pyx")
+
+cdef enum:
+    N = 34  # kinds a plane (checked against observation.NUM_KINDS above)
+cdef int SIZE = _obs.CHANNELS.size * N
+cdef int HAND = _obs.HAND, MELDS = _obs.MELDS, RIVER = _obs.RIVER, UNSEEN = _obs.UNSEEN, KONGS = _obs.KONGS
+cdef int HIDDEN_KONGS = _obs.HIDDEN_KONGS, RECENT_DISCARDS = _obs.RECENT_DISCARDS, RECENT = _obs.RECENT
+cdef int DRAWN = _obs.DRAWN, INDICATOR = _obs.INDICATOR, WHITE_PLAYS = _obs.WHITE_PLAYS, SHIPENG = _obs.SHIPENG
+cdef int CLAIM = _obs.CLAIM, DEALER = _obs.DEALER, ACTOR = _obs.ACTOR, PIAO = _obs.PIAO
+cdef int PIAO_PENDING = _obs.PIAO_PENDING, STREAK = _obs.STREAK, CLAIMS = _obs.CLAIMS, WALL = _obs.WALL
+cdef int PHASE = _obs.PHASE, READY = _obs.READY, WHITE = _WHITE
+cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+cdef object DISCARD_PHASE = DISCARD
+
+
+def planes(HangzhouGame game, int seat):
+    """The observation of ``seat`` as ``NUM_CHANNELS * 34`` uint8 bytes, as ``Encoder.planes``."""
+    cdef bytearray buf = bytearray(SIZE)
+    _write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
+    return bytes(buf)
+
+
+def planes_into(HangzhouGame game, int seat, bytearray buf, Py_ssize_t offset):
+    """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 34]`` (a batch's row
+    in place: ``VectorEnv``)."""
+    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - SIZE:
+        raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
+                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
+    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
+    zero_row(out, SIZE)
+    _write(game, seat, out)
+
+
+cdef int _level(object value, int top) except -1:
+    """A LEVEL block's count (a claim count, a 飘 count), capped at ``top``; negative is an error."""
+    cdef long v = value
+    if v < 0:
+        raise ValueError(f"a count of {v} cannot be a level")
+    return top if v > top else v
+
+
+cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
+    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
+    cdef Meld m
+    cdef ClaimWindow window
+    cdef Wall wall
+    cdef unsigned char seen[N]
+    cdef unsigned char melded[N]
+    cdef int r, s, a, b, j, k, i, n, t, hidden, actor, streak
+    cdef const unsigned char* row
+    cdef unsigned long long bits
+    cdef bint own_turn
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    row = count_bytes(game.hands[seat], N)
+    therm_into(out, HAND, 4, row, N)
+    for k in range(N):
+        seen[k] = row[k]
+    k = kind_of(game.indicator, N)
+    seen[k] += 1
+    out[INDICATOR * N + k] = 1
+    if k != WHITE:
+        out[WHITE_PLAYS * N + k] = 1
+    melds, river_counts, rivers = game.melds, game.river_counts, game.rivers
+    for r in range(4):
+        s = (seat + r) % 4
+        # melds as this seat sees them: its own hidden kongs (暗杠) in, another's left out (§1)
+        memset(melded, 0, N)
+        hidden = 0
+        for m in melds[s]:
+            if m.hidden and r:
+                hidden += 1
+                continue
+            for x in m.tiles:
+                melded[kind_of(x, N)] += 1
+            if len(m.tiles) == 4:
+                out[(KONGS + r) * N + kind_of(m.tiles[0], N)] = 1
+        therm_into(out, MELDS + 4 * r, 4, melded, N)
+        level_into(out, HIDDEN_KONGS + 2 * r, 2, hidden, N)
+        row = count_bytes(river_counts[s], N)
+        therm_into(out, RIVER + 4 * r, 4, row, N)
+        for k in range(N):
+            seen[k] += melded[k] + row[k]
+        river = rivers[s]
+        n = len(river)
+        for i in range(RECENT if n > RECENT else n):  # newest first
+            out[(RECENT_DISCARDS + RECENT * r + i) * N + kind_of(river[n - 1 - i], N)] = 1
+    for k in range(N):
+        if seen[k] > 4:
+            raise ValueError(f"kind {k}: {seen[k]} copies seen from seat {seat}: the game's counts disagree")
+    for k in range(N):
+        seen[k] = 4 - seen[k]  # now the copies unseen
+    therm_into(out, UNSEEN, 4, seen, N)
+    phase = game.phase
+    own_turn = game.turn == seat and phase == DISCARD_PHASE
+    drawn = game.drawn
+    if own_turn and drawn is not None:
+        out[DRAWN * N + kind_of(drawn, N)] = 1
+    bits = game.shipeng[seat]
+    if bits:
+        if bits >> N:
+            raise ValueError(f"失碰 mask {bits:#x} names kinds past {N - 1}")
+        for k in range(N):
+            out[SHIPENG * N + k] = (bits >> k) & 1
+    window = game._window
+    if window is None:
+        actor = game.turn
+    else:
+        out[CLAIM * N + kind_of(window.tiles[0], N)] = 1
+        actor = window.payer
+    plane_into(out, DEALER + (<int> game.dealer - seat) % 4, 1, N)
+    plane_into(out, ACTOR + (actor - seat) % 4, 1, N)
+    piao, pending, claims = game.piao, game.piao_pending, game.claims
+    j = 0
+    for r in range(4):
+        a = (seat + r) % 4
+        level_into(out, PIAO + 2 * r, 2, _level(piao[a], 2), N)
+        if a in pending:
+            plane_into(out, PIAO_PENDING + r, 1, N)
+        claims_a = claims[a]
+        for i in range(4):  # a's claims on each other seat b (承包), b in the observer's relative order
+            b = (seat + i) % 4
+            if b == a:
+                continue
+            level_into(out, CLAIMS + j, 3, _level(claims_a[b], 3), N)
+            j += 3
+    streak = game.streak
+    if not 1 <= streak <= 3:
+        raise ValueError(f"streak {streak}: the STREAK planes hold 1..3")
+    plane_into(out, STREAK + streak - 1, 1, N)
+    wall = game.wall
+    n = wall.remaining
+    if not 0 <= n <= 136:
+        raise ValueError(f"wall of {n} tiles: outside 0..136")
+    plane_into(out, WALL, <unsigned char> n, N)
+    plane_into(out, PHASE + <int> PHASE_INDEX[phase], 1, N)
+    if own_turn and game._ready_before:
+        plane_into(out, READY, 1, N)
+    return 0
