@@ -5,7 +5,7 @@ extension modules, the package list (discovered: every folder with an ``__init__
 the mapped roots) and ``link_tree`` (the package as a path entry, for static tools).
 ``pip install .``, ``pip install -e .`` and ``pip wheel .`` all build the extensions: the
 modules of ``envs/hotpath.py``'s ``MODULES`` compiled unchanged, and its ``ACCELERATED`` twins
-(``envs/changsha/_planes.pyx``, ``envs/hangzhou/_planes.pyx``: the planes in C loops). The
+(``envs/<ruleset>/_planes.pyx``: each ruleset's planes in C loops). The
 extensions are optional: where a C compiler is missing or fails, the build says so and goes on,
 and the package runs as pure Python.
 

@@ -246,7 +246,7 @@ def test_no_extensions_build_a_pure_package(tmp_path) -> None:
         setup.extensions_wanted({"CNMAHJONG_NO_EXTENSIONS": "yes"})
 
 
-@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou"])
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
 def test_accelerated_twin_is_used_only_when_allowed(ruleset: str) -> None:
     _require_compiled()
     code = (f"from cnmahjong.envs.hotpath import accelerated; import cnmahjong.envs.{ruleset}.observation as o; "
@@ -334,7 +334,7 @@ def test_without_a_c_compiler_the_build_succeeds_pure(tmp_path) -> None:
 
 
 _TWIN_VS_INCREMENTAL = """
-import json, random, sys
+import dataclasses, json, random, sys
 import importlib
 ruleset, hands = sys.argv[1], int(sys.argv[2])
 o = importlib.import_module(f"cnmahjong.envs.{ruleset}.observation")
@@ -346,9 +346,14 @@ game_class = get_ruleset(ruleset).game
 greedy = importlib.import_module(f"cnmahjong.envs.{ruleset}.heuristic").heuristic_on_game
 expert = importlib.import_module(f"cnmahjong.envs.{ruleset}.expert").expert
 rng = random.Random(11)
+ALTERNATE = {"pass_peng_lock": True, "reveal_angang_tile": False}
 seen, states = set(), 0
 for h in range(hands):
-    game = game_class(seed=rng.getrandbits(63), dealer=h % 4)
+    seed = rng.getrandbits(63)
+    game = game_class(seed=seed, dealer=h % 4)
+    changes = {k: v for k, v in ALTERNATE.items() if hasattr(game.config, k)}
+    if h % 2 and changes:  # every other hand with the options that show more (where the ruleset has them)
+        game = game_class(dataclasses.replace(game.config, **changes), seed=seed, dealer=h % 4)
     encoder = o.Encoder()
     buf = bytearray(len(twin.planes(game, 0)) + 5)
     while game.phase != "done":
@@ -360,12 +365,20 @@ for h in range(hands):
         for s in range(4):  # what the hands reached (hidden kongs of others, 飘, 失碰, claims)
             if any(len(m.tiles) == 4 for m in game.melds[s]): seen.add("kong")
             if any(m.hidden for m in game.melds[s]): seen.add("hidden kong")
+            if not getattr(game.config, "reveal_angang_tile", True) and any(m.kind == "angang" for m in game.melds[s]):
+                seen.add("face-down kong")
             if getattr(game, "louhu", [0] * 4)[s]: seen.add("louhu")
             if getattr(game, "declared", [0] * 4)[s]: seen.add("declared")
             if getattr(game, "piao", [0] * 4)[s]: seen.add("piao")
             if getattr(game, "shipeng", [0] * 4)[s]: seen.add("shipeng")
             if getattr(game, "piao_pending", None): seen.add("piao pending")
             if getattr(game, "revealed", None): seen.add("revealed")
+            if getattr(game, "threshold", [None] * 4)[s] is not None: seen.add("passed hu")
+            if getattr(game, "peng_lock", [0] * 4)[s]: seen.add("peng lock")
+            if getattr(game, "ledger", None): seen.add("kong money")
+            if getattr(game, "_wins", None): seen.add("won")
+            window = game._window
+            if window is not None and window.kind == "swap" and window.picks: seen.add("picks")
         seat, actions = next(iter(game.pending.items()))
         if seat == 1:
             action = greedy(game, seat, actions)
@@ -381,12 +394,14 @@ print(json.dumps({"states": states, "seen": sorted(seen)}))
 @pytest.mark.parametrize(("ruleset", "reached"), [
     ("changsha", {"kong", "louhu", "declared"}),
     ("hangzhou", {"kong", "hidden kong", "piao", "shipeng", "piao pending"}),
+    ("sichuan", {"kong", "face-down kong", "passed hu", "peng lock", "kong money", "won", "picks"}),
 ])
 def test_each_twin_writes_the_bytes_of_its_encoders_own_path(ruleset: str, reached: set[str]) -> None:
     """The compiled twin (``planes`` and ``planes_into`` at an offset) against the encoder's
     incremental path in the same compiled process, every seat at every step of 400 seeded hands
     (one seat greedy, one the expert, two random) that reach the rarer public states (kongs,
-    others' hidden kongs, 飘, 失碰, 漏胡, 起手胡)."""
+    others' hidden kongs, 飘, 失碰, 漏胡, 起手胡, 过胡, PENG locks, kong money, seats
+    that won and left, 换三张 picks; every other hand with pass_peng_lock on and reveal_angang_tile off)."""
     _require_compiled()
     run = subprocess.run([sys.executable, "-c", _TWIN_VS_INCREMENTAL, ruleset, "400"], cwd=ROOT, text=True,
                          capture_output=True, env=dict(os.environ, CNMAHJONG_PURE="0"))

@@ -11,6 +11,8 @@ import contextlib
 
 HOT_MODULES = ('patterns', 'scoring', 'game', 'observation', 'heuristic', 'expert')
 """Its modules on the compiled hot path (``cnmahjong.envs.hotpath`` reads this, unimported)."""
+ACCELERATED = ('_planes',)
+"""Compiled twins without a ``.py`` (``_planes``: ``sc-v0`` planes in C loops)."""
 
 with contextlib.suppress(ImportError):  # the engine alone works without gymnasium/pettingzoo
     from cnmahjong.envs.sichuan.env import env, raw_env

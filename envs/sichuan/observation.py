@@ -32,6 +32,7 @@ from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG
 from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4, therm_of_kinds, write_rows
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
+from cnmahjong.envs.hotpath import accelerated
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.game import PHASES, SWAP, SichuanGame
 from cnmahjong.envs.sichuan.rules import DIRECTIONS
@@ -207,11 +208,17 @@ class Encoder:
         return cached[1], cached[2], cached[3]
 
     def planes(self, game: SichuanGame, seat: int) -> bytes:
-        """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts."""
+        """The observation as ``NUM_CHANNELS * 27`` uint8 bytes; fraction planes hold their counts.
+        The compiled twin writes them where it is built."""
+        if _compiled_planes is not None:
+            return _compiled_planes(game, seat)
         return b"".join(self._rows(game, seat))
 
     def planes_into(self, game: SichuanGame, seat: int, buf: bytearray, offset: int) -> None:
         """``planes`` written into ``buf`` from ``offset`` (``VectorEnv``'s batch row), not made first."""
+        if _compiled_planes_into is not None:
+            _compiled_planes_into(game, seat, buf, offset)
+            return
         write_rows(self._rows(game, seat), buf, offset, ROW_BYTES)
 
     def _rows(self, game: SichuanGame, seat: int) -> list[bytes]:
@@ -282,6 +289,12 @@ def encode(game: SichuanGame, seat: int) -> np.ndarray:
     """The ``sc-v0`` observation of ``seat`` (channels: ``CHANNELS``)."""
     return Encoder()(game, seat)
 
+
+# The compiled twin of ``Encoder.planes`` (``_planes.pyx``: C loops over the game's rows and melds,
+# the same bytes), used where it is built; None runs the cached rows above.
+_twin = accelerated("cnmahjong.envs.sichuan._planes")
+_compiled_planes = getattr(_twin, "planes", None)
+_compiled_planes_into = getattr(_twin, "planes_into", None)
 
 ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
 """``sc-v0`` as one self-contained spec (the ``Ruleset`` holds it)."""

@@ -1,0 +1,203 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""``sc-v0`` planes written by C loops: the compiled twin of ``observation.Encoder.planes``.
+
+Built by the build backend (``setup.py``) where a C compiler exists; ``observation.Encoder`` uses
+it then and its own cached rows otherwise (``CNMAHJONG_PURE=1``, or no build). It reads the game
+at each call (no state to keep): the offsets come from ``observation.CHANNELS`` (the layout's
+declaration, where each channel's meaning is), the labels of its one-of groups from
+``observation`` too, import refuses (ImportError, so the pure encoder serves) when that
+declaration no longer lays out the groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py``
+checks both give the same bytes at every step of 20,000 hands.
+"""
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from libc.string cimport memset
+
+from cnmahjong.envs.core.engine cimport ClaimWindow, Window
+from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.planes cimport count_bytes, kind_of, level_into, plane_into, therm_into, zero_row
+from cnmahjong.envs.core.wall cimport Wall
+from cnmahjong.envs.sichuan import observation as _obs
+from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
+from cnmahjong.envs.core.channels import refuse_unless_written_for
+from cnmahjong.envs.core.meld import ANGANG
+from cnmahjong.envs.sichuan.actions import SWAP as _SWAP_ACTION
+from cnmahjong.envs.sichuan.game import DISCARD, PHASES, SWAP
+
+WRITTEN_FOR = (
+    ("HAND", 4, 1, "THERMOMETER"), ("DRAWN", 1, 1, "ONE_HOT"), ("PASSED", 3, 1, "THERMOMETER"),
+    ("RECEIVED", 3, 1, "THERMOMETER"), ("DIRECTION", 4, 1, "CHOICE"), ("PICKS", 3, 1, "LEVEL"),
+    ("VOID", 4, 4, "CHOICE"), ("MELDS", 4, 4, "THERMOMETER"), ("KONGS", 1, 4, "KINDS"),
+    ("HIDDEN_KONGS", 2, 4, "LEVEL"), ("RIVER", 4, 4, "THERMOMETER"), ("RECENT_DISCARDS", 6, 4, "ONE_HOT"),
+    ("OUT", 4, 4, "CHOICE"), ("WON_TILE", 1, 4, "ONE_HOT"), ("GAINS", 1, 4, "FRACTION"),
+    ("LOSSES", 1, 4, "FRACTION"), ("KONG_MONEY", 1, 4, "FRACTION"), ("PASSED_HU", 1, 1, "FLAG"),
+    ("PASSED_FAN", 6, 1, "LEVEL"), ("PENG_LOCK", 1, 1, "KINDS"), ("OFFERED", 1, 1, "ONE_HOT"),
+    ("ACTOR", 4, 1, "CHOICE"), ("DEALER", 4, 1, "CHOICE"), ("WALL", 1, 1, "FRACTION"), ("PHASE", 6, 1, "CHOICE"),
+)
+"""The ``sc-v0`` groups these loops write (name, planes per block, blocks, value kind), in plane
+order: the twin serves only while ``observation.CHANNELS`` lays out the same, offsets computed
+from both by the same ``layout_of``."""
+
+refuse_unless_written_for(_obs.CHANNELS, _obs.KINDS, WRITTEN_FOR, 27, "sc-v0", "_planes.pyx")
+
+cdef enum:
+    N = 27  # kinds a plane (checked against observation.KINDS above)
+cdef int SIZE = _obs.CHANNELS.size * N
+cdef int HAND = _obs.HAND, DRAWN = _obs.DRAWN, PASSED = _obs.PASSED, RECEIVED = _obs.RECEIVED
+cdef int DIRECTION = _obs.DIRECTION, PICKS = _obs.PICKS, VOID = _obs.VOID, MELDS = _obs.MELDS, KONGS = _obs.KONGS
+cdef int HIDDEN_KONGS = _obs.HIDDEN_KONGS, RIVER = _obs.RIVER, RECENT_DISCARDS = _obs.RECENT_DISCARDS
+cdef int RECENT = _obs.RECENT, OUT = _obs.OUT, WON_TILE = _obs.WON_TILE, GAINS = _obs.GAINS, LOSSES = _obs.LOSSES
+cdef int KONG_MONEY = _obs.KONG_MONEY, PASSED_HU = _obs.PASSED_HU, PASSED_FAN = _obs.PASSED_FAN
+cdef int PENG_LOCK = _obs.PENG_LOCK, OFFERED = _obs.OFFERED, ACTOR = _obs.ACTOR, DEALER = _obs.DEALER
+cdef int WALL = _obs.WALL, PHASE = _obs.PHASE, MONEY_CLAMP = _obs.MONEY_CLAMP, SWAP_ACTION = _SWAP_ACTION
+cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+cdef dict DIRECTION_INDEX = {d: i for i, d in enumerate(_obs.DIRECTION_LABELS)}
+cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
+cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP, ANGANG_KIND = ANGANG
+
+
+def planes(SichuanGame game, int seat):
+    """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
+    cdef bytearray buf = bytearray(SIZE)
+    _write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
+    return bytes(buf)
+
+
+def planes_into(SichuanGame game, int seat, bytearray buf, Py_ssize_t offset):
+    """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
+    in place: ``VectorEnv``)."""
+    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - SIZE:
+        raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
+                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
+    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
+    zero_row(out, SIZE)
+    _write(game, seat, out)
+
+
+cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
+    """The count row of a list of kinds (each less ``minus``: a 换三张 pick is an action) into ``row``."""
+    memset(row, 0, N)
+    for x in tiles:
+        row[kind_of(x - minus if minus else x, N)] += 1
+    return 0
+
+
+cdef int _level(object value, int top) except -1:
+    """A LEVEL block's count, capped at ``top``; negative is an error."""
+    cdef long v = value
+    if v < 0:
+        raise ValueError(f"a count of {v} cannot be a level")
+    return top if v > top else v
+
+
+cdef unsigned char _money(object amount, object base) except? 0:
+    """An amount in whole units of the 底分 ``base``, clamped at ``MONEY_CLAMP`` (Python ints: a
+    config's base is any positive int)."""
+    n = amount // base
+    if n < 0:
+        raise ValueError(f"a money plane holds no negative amount ({amount} at base {base})")
+    return <unsigned char> (MONEY_CLAMP if n > MONEY_CLAMP else n)
+
+
+cdef int _write(SichuanGame game, int seat, unsigned char* out) except -1:
+    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
+    cdef Meld m
+    cdef Window window
+    cdef Wall wall
+    cdef unsigned char row[N]
+    cdef int r, s, k, i, n, face_down, actor, picks
+    cdef const unsigned char* hand
+    cdef unsigned long long bits
+    cdef bint hide, reveal
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    hand = count_bytes(game.hands[seat], N)
+    therm_into(out, HAND, 4, hand, N)
+    phase = game.phase
+    turn_draws = game.turn_draws
+    if phase == DISCARD_PHASE and game.turn == seat and turn_draws:
+        out[DRAWN * N + kind_of(turn_draws[len(turn_draws) - 1], N)] = 1  # no negative index: no wraparound
+    window = game._window
+    picks = 0
+    if window is not None and window.kind == SWAP_KIND:
+        own = window.picks.get(seat)
+        if own:
+            picks = len(own)
+            _counts(own, row, SWAP_ACTION)
+    if not picks:
+        _counts(game.passed[seat], row, 0)
+    therm_into(out, PASSED, 3, row, N)
+    level_into(out, PICKS, 3, picks, N)
+    _counts(game.received[seat], row, 0)
+    therm_into(out, RECEIVED, 3, row, N)
+    direction = game.swap_direction
+    plane_into(out, DIRECTION + <int> DIRECTION_INDEX[UNKNOWN if direction is None else direction], 1, N)
+    voids, melds, rivers, payments, base = game.voids, game.melds, game.rivers, game.payments, game.config.base
+    reveal = game.config.reveal_angang_tile
+    wins = game._wins
+    ledger = game.ledger
+    for r in range(4):  # one pass over the seats, in relative order
+        s = (seat + r) % 4
+        plane_into(out, VOID + 4 * r + (0 if voids is None else 1 + <int> voids[s]), 1, N)
+        # melds as this seat sees them: another seat's 暗杠 face down unless reveal_angang_tile
+        hide = r != 0 and not reveal
+        memset(row, 0, N)
+        face_down = 0
+        for m in melds[s]:
+            if hide and m.kind == ANGANG_KIND:
+                face_down += 1
+                continue
+            for x in m.tiles:
+                row[kind_of(x, N)] += 1
+            if len(m.tiles) == 4:
+                out[(KONGS + r) * N + kind_of(m.tiles[0], N)] = 1
+        therm_into(out, MELDS + 4 * r, 4, row, N)
+        level_into(out, HIDDEN_KONGS + 2 * r, 2, face_down, N)
+        river = rivers[s]
+        _counts(river, row, 0)
+        therm_into(out, RIVER + 4 * r, 4, row, N)
+        n = len(river)
+        for i in range(RECENT if n > RECENT else n):  # newest first
+            out[(RECENT_DISCARDS + RECENT * r + i) * N + kind_of(river[n - 1 - i], N)] = 1
+        won = None
+        for w in wins:  # the seat's win (血战: at most one; the last, as a dict keyed by seat keeps)
+            if w["seat"] == s:
+                won = w
+        plane_into(out, OUT + 4 * r + <int> OUT_INDEX["in" if won is None else won["kind"]], 1, N)
+        if won is not None and won["tile"] is not None:
+            out[(WON_TILE + r) * N + kind_of(won["tile"], N)] = 1
+        paid = payments[s]
+        if paid > 0:
+            plane_into(out, GAINS + r, _money(paid, base), N)
+        elif paid < 0:
+            plane_into(out, LOSSES + r, _money(-paid, base), N)
+        held = 0
+        for e in ledger:
+            if e.owner == s:
+                held += e.amount
+        if held:
+            plane_into(out, KONG_MONEY + r, _money(held, base), N)
+    threshold = game.threshold[seat]
+    if threshold is not None:
+        plane_into(out, PASSED_HU, 1, N)
+        level_into(out, PASSED_FAN, 6, _level(threshold, 6), N)
+    bits = game.peng_lock[seat]
+    if bits:
+        if bits >> N:
+            raise ValueError(f"PENG lock mask {bits:#x} names kinds past {N - 1}")
+        for k in range(N):
+            out[PENG_LOCK * N + k] = (bits >> k) & 1
+    if isinstance(window, ClaimWindow):
+        out[OFFERED * N + kind_of((<ClaimWindow> window).tiles[0], N)] = 1
+        actor = (<ClaimWindow> window).payer
+    else:
+        actor = game.turn
+    plane_into(out, ACTOR + (actor - seat) % 4, 1, N)
+    plane_into(out, DEALER + (<int> game.dealer - seat) % 4, 1, N)
+    wall = game.wall
+    n = wall.remaining
+    if not 0 <= n <= 255:
+        raise ValueError(f"wall of {n} tiles: outside 0..255")
+    plane_into(out, WALL, <unsigned char> n, N)
+    plane_into(out, PHASE + <int> PHASE_INDEX[phase], 1, N)
+    return 0
