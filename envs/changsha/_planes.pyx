@@ -10,7 +10,6 @@ out the groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both gi
 bytes at every step of 20,000 hands.
 """
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from libc.string cimport memset
 
 from cnmahjong.envs.changsha import observation as _obs
@@ -18,7 +17,7 @@ from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport count_bytes, kind_of, plane_into, therm_into, zero_row
+from cnmahjong.envs.core.planes cimport count_bytes, kind_of, kinds_into, plane_into, recent_into, row_at, therm_into
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import refuse_unless_written_for
 
@@ -37,7 +36,6 @@ from both by the same ``layout_of``."""
 
 refuse_unless_written_for(_obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 27, "cs-v0", "_planes.pyx")
 
-cdef int K = _obs.NUM_KINDS
 cdef int SIZE = _obs.CHANNELS.size * _obs.NUM_KINDS
 cdef int HAND = _obs.CHANNELS.start("HAND"), MELDS = _obs.CHANNELS.start("MELDS")
 cdef int RIVER = _obs.CHANNELS.start("RIVER"), SHOWN = _obs.CHANNELS.start("SHOWN")
@@ -55,19 +53,14 @@ cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 def planes(ChangshaGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
     cdef bytearray buf = bytearray(SIZE)
-    _write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
+    _write(game, seat, row_at(buf, 0, SIZE))
     return bytes(buf)
 
 
 def planes_into(ChangshaGame game, int seat, bytearray buf, Py_ssize_t offset):
     """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
     in place: ``VectorEnv``)."""
-    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - SIZE:
-        raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
-                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
-    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
-    zero_row(out, SIZE)
-    _write(game, seat, out)
+    _write(game, seat, row_at(buf, offset, SIZE))
 
 
 cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
@@ -79,7 +72,6 @@ cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
     cdef unsigned char small[27]
     cdef int r, s, k, i, n, t, dealer, actor
     cdef const unsigned char* row
-    cdef long long bits
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
     row = count_bytes(game.hands[seat], 27)
@@ -105,10 +97,7 @@ cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
         for m in melds[s]:
             if len(m.tiles) == 4:
                 out[(KONGS + r) * 27 + kind_of(m.tiles[0], 27)] = 1
-        river = rivers[s]
-        n = len(river)
-        for i in range(RECENT if n > RECENT else n):  # newest first
-            out[(RECENT_DISCARDS + RECENT * r + i) * 27 + kind_of(river[n - 1 - i], 27)] = 1
+        recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, rivers[s], 27)
     revealed = game.revealed
     if revealed:
         memset(small, 0, 27)
@@ -135,10 +124,9 @@ cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
     drawn = game.drawn
     if drawn is not None and game.turn == seat and phase == "discard":
         out[DRAWN * 27 + kind_of(drawn, 27)] = 1
-    bits = game.louhu[seat]
-    if bits:
-        for k in range(27):
-            out[LOUHU * 27 + k] = (bits >> k) & 1
+    louhu = game.louhu[seat]
+    if louhu:
+        kinds_into(out, LOUHU, louhu, 27)
     dealer = game.dealer
     plane_into(out, DEALER + (dealer - seat) % 4, 1, 27)
     locked, declared = game.locked, game.declared

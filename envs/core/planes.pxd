@@ -84,3 +84,42 @@ cdef inline int kind_of(object t, int n) except -1:
     if not 0 <= k < n:
         raise ValueError(f"tile kind {t!r} outside 0..{n - 1}")
     return k
+
+
+cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t size) except NULL:
+    """The ``size`` bytes of ``buf`` from ``offset`` (a batch's observation row), zeroed; an error
+    before anything is written where they do not fit."""
+    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - size:
+        raise ValueError(f"an observation row needs {size} bytes from offset {offset}: "
+                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
+    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
+    zero_row(out, size)
+    return out
+
+
+cdef inline int level_of(object value, int top) except -1:
+    """A LEVEL block's count (claims, 飘, a 过胡 threshold), capped at ``top``; negative is an error."""
+    cdef long v = value
+    if v < 0:
+        raise ValueError(f"a count of {v} cannot be a level")
+    return top if v > top else v
+
+
+cdef inline int recent_into(unsigned char* out, int channel, int planes, list river, int n) except -1:
+    """One-hot planes of a river's ``planes`` newest tiles, newest first (no negative index: the
+    twins compile without wraparound)."""
+    cdef Py_ssize_t i, size = len(river)
+    for i in range(planes if size > planes else size):
+        out[(channel + i) * n + kind_of(river[size - 1 - i], n)] = 1
+    return 0
+
+
+cdef inline int kinds_into(unsigned char* out, int channel, object mask, int n) except -1:
+    """The plane of a kind bitmask (漏胡, 失碰, PENG locks): 1 at each kind it names."""
+    cdef unsigned long long bits = mask
+    cdef int k
+    if bits >> n:
+        raise ValueError(f"kind mask {bits:#x} names kinds past {n - 1}")
+    for k in range(n):
+        out[channel * n + k] = (bits >> k) & 1
+    return 0

@@ -10,12 +10,12 @@ groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both give the s
 step of 20,000 hands.
 """
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport count_bytes, kind_of, level_into, plane_into, therm_into, zero_row
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, plane_into,
+                                         recent_into, row_at, therm_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
@@ -54,27 +54,14 @@ cdef object DISCARD_PHASE = DISCARD
 def planes(HangzhouGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 34`` uint8 bytes, as ``Encoder.planes``."""
     cdef bytearray buf = bytearray(SIZE)
-    _write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
+    _write(game, seat, row_at(buf, 0, SIZE))
     return bytes(buf)
 
 
 def planes_into(HangzhouGame game, int seat, bytearray buf, Py_ssize_t offset):
     """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 34]`` (a batch's row
     in place: ``VectorEnv``)."""
-    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - SIZE:
-        raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
-                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
-    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
-    zero_row(out, SIZE)
-    _write(game, seat, out)
-
-
-cdef int _level(object value, int top) except -1:
-    """A LEVEL block's count (a claim count, a 飘 count), capped at ``top``; negative is an error."""
-    cdef long v = value
-    if v < 0:
-        raise ValueError(f"a count of {v} cannot be a level")
-    return top if v > top else v
+    _write(game, seat, row_at(buf, offset, SIZE))
 
 
 cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
@@ -86,7 +73,6 @@ cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
     cdef unsigned char melded[N]
     cdef int r, s, a, b, j, k, i, n, t, hidden, actor, streak
     cdef const unsigned char* row
-    cdef unsigned long long bits
     cdef bint own_turn
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
@@ -119,10 +105,7 @@ cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
         therm_into(out, RIVER + 4 * r, 4, row, N)
         for k in range(N):
             seen[k] += melded[k] + row[k]
-        river = rivers[s]
-        n = len(river)
-        for i in range(RECENT if n > RECENT else n):  # newest first
-            out[(RECENT_DISCARDS + RECENT * r + i) * N + kind_of(river[n - 1 - i], N)] = 1
+        recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, rivers[s], N)
     for k in range(N):
         if seen[k] > 4:
             raise ValueError(f"kind {k}: {seen[k]} copies seen from seat {seat}: the game's counts disagree")
@@ -134,12 +117,9 @@ cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
     drawn = game.drawn
     if own_turn and drawn is not None:
         out[DRAWN * N + kind_of(drawn, N)] = 1
-    bits = game.shipeng[seat]
-    if bits:
-        if bits >> N:
-            raise ValueError(f"失碰 mask {bits:#x} names kinds past {N - 1}")
-        for k in range(N):
-            out[SHIPENG * N + k] = (bits >> k) & 1
+    shipeng = game.shipeng[seat]
+    if shipeng:
+        kinds_into(out, SHIPENG, shipeng, N)
     window = game._window
     if window is None:
         actor = game.turn
@@ -152,7 +132,7 @@ cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
     j = 0
     for r in range(4):
         a = (seat + r) % 4
-        level_into(out, PIAO + 2 * r, 2, _level(piao[a], 2), N)
+        level_into(out, PIAO + 2 * r, 2, level_of(piao[a], 2), N)
         if a in pending:
             plane_into(out, PIAO_PENDING + r, 1, N)
         claims_a = claims[a]
@@ -160,7 +140,7 @@ cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
             b = (seat + i) % 4
             if b == a:
                 continue
-            level_into(out, CLAIMS + j, 3, _level(claims_a[b], 3), N)
+            level_into(out, CLAIMS + j, 3, level_of(claims_a[b], 3), N)
             j += 3
     streak = game.streak
     if not 1 <= streak <= 3:

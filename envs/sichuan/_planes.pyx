@@ -10,12 +10,12 @@ declaration no longer lays out the groups of ``WRITTEN_FOR``, and ``tests/test_c
 checks both give the same bytes at every step of 20,000 hands.
 """
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow, Window
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport count_bytes, kind_of, level_into, plane_into, therm_into, zero_row
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, plane_into,
+                                         recent_into, row_at, therm_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
@@ -59,19 +59,14 @@ cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP, A
 def planes(SichuanGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
     cdef bytearray buf = bytearray(SIZE)
-    _write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
+    _write(game, seat, row_at(buf, 0, SIZE))
     return bytes(buf)
 
 
 def planes_into(SichuanGame game, int seat, bytearray buf, Py_ssize_t offset):
     """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
     in place: ``VectorEnv``)."""
-    if not 0 <= offset <= PyByteArray_GET_SIZE(buf) - SIZE:
-        raise ValueError(f"an observation row needs {SIZE} bytes from offset {offset}: "
-                         f"the bytearray has {PyByteArray_GET_SIZE(buf)}")
-    cdef unsigned char* out = <unsigned char*> PyByteArray_AS_STRING(buf) + offset
-    zero_row(out, SIZE)
-    _write(game, seat, out)
+    _write(game, seat, row_at(buf, offset, SIZE))
 
 
 cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
@@ -80,14 +75,6 @@ cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
     for x in tiles:
         row[kind_of(x - minus if minus else x, N)] += 1
     return 0
-
-
-cdef int _level(object value, int top) except -1:
-    """A LEVEL block's count, capped at ``top``; negative is an error."""
-    cdef long v = value
-    if v < 0:
-        raise ValueError(f"a count of {v} cannot be a level")
-    return top if v > top else v
 
 
 cdef unsigned char _money(object amount, object base) except? 0:
@@ -107,7 +94,6 @@ cdef int _write(SichuanGame game, int seat, unsigned char* out) except -1:
     cdef unsigned char row[N]
     cdef int r, s, k, i, n, face_down, actor, picks
     cdef const unsigned char* hand
-    cdef unsigned long long bits
     cdef bint hide, reveal
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
@@ -156,9 +142,7 @@ cdef int _write(SichuanGame game, int seat, unsigned char* out) except -1:
         river = rivers[s]
         _counts(river, row, 0)
         therm_into(out, RIVER + 4 * r, 4, row, N)
-        n = len(river)
-        for i in range(RECENT if n > RECENT else n):  # newest first
-            out[(RECENT_DISCARDS + RECENT * r + i) * N + kind_of(river[n - 1 - i], N)] = 1
+        recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, river, N)
         won = None
         for w in wins:  # the seat's win (血战: at most one; the last, as a dict keyed by seat keeps)
             if w["seat"] == s:
@@ -180,13 +164,10 @@ cdef int _write(SichuanGame game, int seat, unsigned char* out) except -1:
     threshold = game.threshold[seat]
     if threshold is not None:
         plane_into(out, PASSED_HU, 1, N)
-        level_into(out, PASSED_FAN, 6, _level(threshold, 6), N)
-    bits = game.peng_lock[seat]
-    if bits:
-        if bits >> N:
-            raise ValueError(f"PENG lock mask {bits:#x} names kinds past {N - 1}")
-        for k in range(N):
-            out[PENG_LOCK * N + k] = (bits >> k) & 1
+        level_into(out, PASSED_FAN, 6, level_of(threshold, 6), N)
+    lock = game.peng_lock[seat]
+    if lock:
+        kinds_into(out, PENG_LOCK, lock, N)
     if isinstance(window, ClaimWindow):
         out[OFFERED * N + kind_of((<ClaimWindow> window).tiles[0], N)] = 1
         actor = (<ClaimWindow> window).payer
