@@ -17,7 +17,8 @@ from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport count_bytes, kind_of, kinds_into, plane_into, recent_into, row_at, therm_into
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into, planes_into_row, planes_of,
+                                         recent_into, therm_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import refuse_unless_written_for
 
@@ -52,19 +53,19 @@ cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 def planes(ChangshaGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
-    cdef bytearray buf = bytearray(SIZE)
-    _write(game, seat, row_at(buf, 0, SIZE))
-    return bytes(buf)
+    return planes_of(_write, game, seat, SIZE)
 
 
 def planes_into(ChangshaGame game, int seat, bytearray buf, Py_ssize_t offset):
     """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
     in place: ``VectorEnv``)."""
-    _write(game, seat, row_at(buf, offset, SIZE))
+    planes_into_row(_write, game, seat, buf, offset, SIZE)
 
 
-cdef int _write(ChangshaGame game, int seat, unsigned char* out) except -1:
-    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
+cdef int _write(object of, int seat, unsigned char* out) except -1:
+    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a ChangshaGame, checked by
+    ``planes`` and ``planes_into``)."""
+    cdef ChangshaGame game = <ChangshaGame> of
     cdef Meld m
     cdef ClaimWindow window
     cdef Wall wall

@@ -23,6 +23,8 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, Py
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
+from cnmahjong.envs.core.meld cimport Meld
+
 
 cdef inline void therm_into(unsigned char* out, int channel, int levels, const unsigned char* counts,
                             int n) noexcept:
@@ -97,6 +99,24 @@ cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t s
     return out
 
 
+ctypedef int (*write_planes)(object game, int seat, unsigned char* out) except -1
+"""A twin's writer: the planes of ``seat`` into the zero row at ``out`` (its ``planes`` and
+``planes_into`` check the game's class first)."""
+
+
+cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_t size):
+    """A twin's ``planes``: its row as bytes."""
+    cdef bytearray buf = bytearray(size)
+    write(game, seat, row_at(buf, 0, size))
+    return bytes(buf)
+
+
+cdef inline int planes_into_row(write_planes write, object game, int seat, bytearray buf, Py_ssize_t offset,
+                                Py_ssize_t size) except -1:
+    """A twin's ``planes_into``: its row written over ``buf[offset:offset + size]``."""
+    return write(game, seat, row_at(buf, offset, size))
+
+
 cdef inline int level_of(object value, int top) except -1:
     """A LEVEL block's count (claims, 飘, a 过胡 threshold), capped at ``top``; negative is an error."""
     cdef long v = value
@@ -122,4 +142,27 @@ cdef inline int kinds_into(unsigned char* out, int channel, object mask, int n) 
         raise ValueError(f"kind mask {bits:#x} names kinds past {n - 1}")
     for k in range(n):
         out[channel * n + k] = (bits >> k) & 1
+    return 0
+
+
+cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane, int hidden_plane, list melds,
+                           bint other, unsigned char* row, int n) except -1:
+    """A seat's melds as a seat sees them: the count row of their shown tiles into ``row`` (``n``
+    bytes, the caller's: Hangzhou adds it to the tiles seen), its thermometer planes from
+    ``melds_plane``, each shown kong's kind on ``kongs_plane``, and the two levels of its hidden
+    kongs from ``hidden_plane``. Another seat's (``other``) hidden kongs (``Meld.hidden``: 暗杠 face
+    down) are only counted; a seat's own are shown."""
+    cdef int hidden = 0
+    cdef Meld m
+    memset(row, 0, n)
+    for m in melds:
+        if other and m.hidden:
+            hidden += 1
+            continue
+        for x in m.tiles:
+            row[kind_of(x, n)] += 1
+        if len(m.tiles) == 4:
+            out[kongs_plane * n + kind_of(m.tiles[0], n)] = 1
+    therm_into(out, melds_plane, 4, row, n)
+    level_into(out, hidden_plane, 2, hidden, n)
     return 0

@@ -13,9 +13,8 @@ step of 20,000 hands.
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow
-from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, plane_into,
-                                         recent_into, row_at, therm_into)
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
+                                         plane_into, planes_into_row, planes_of, recent_into, therm_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
@@ -53,25 +52,24 @@ cdef object DISCARD_PHASE = DISCARD
 
 def planes(HangzhouGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 34`` uint8 bytes, as ``Encoder.planes``."""
-    cdef bytearray buf = bytearray(SIZE)
-    _write(game, seat, row_at(buf, 0, SIZE))
-    return bytes(buf)
+    return planes_of(_write, game, seat, SIZE)
 
 
 def planes_into(HangzhouGame game, int seat, bytearray buf, Py_ssize_t offset):
     """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 34]`` (a batch's row
     in place: ``VectorEnv``)."""
-    _write(game, seat, row_at(buf, offset, SIZE))
+    planes_into_row(_write, game, seat, buf, offset, SIZE)
 
 
-cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
-    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
-    cdef Meld m
+cdef int _write(object of, int seat, unsigned char* out) except -1:
+    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a HangzhouGame, checked by
+    ``planes`` and ``planes_into``)."""
+    cdef HangzhouGame game = <HangzhouGame> of
     cdef ClaimWindow window
     cdef Wall wall
     cdef unsigned char seen[N]
     cdef unsigned char melded[N]
-    cdef int r, s, a, b, j, k, i, n, t, hidden, actor, streak
+    cdef int r, s, a, b, j, k, i, n, actor, streak
     cdef const unsigned char* row
     cdef bint own_turn
     if not 0 <= seat < 4:
@@ -89,18 +87,7 @@ cdef int _write(HangzhouGame game, int seat, unsigned char* out) except -1:
     for r in range(4):
         s = (seat + r) % 4
         # melds as this seat sees them: its own hidden kongs (暗杠) in, another's left out (§1)
-        memset(melded, 0, N)
-        hidden = 0
-        for m in melds[s]:
-            if m.hidden and r:
-                hidden += 1
-                continue
-            for x in m.tiles:
-                melded[kind_of(x, N)] += 1
-            if len(m.tiles) == 4:
-                out[(KONGS + r) * N + kind_of(m.tiles[0], N)] = 1
-        therm_into(out, MELDS + 4 * r, 4, melded, N)
-        level_into(out, HIDDEN_KONGS + 2 * r, 2, hidden, N)
+        melds_into(out, MELDS + 4 * r, KONGS + r, HIDDEN_KONGS + 2 * r, melds[s], r != 0, melded, N)
         row = count_bytes(river_counts[s], N)
         therm_into(out, RIVER + 4 * r, 4, row, N)
         for k in range(N):

@@ -13,14 +13,12 @@ checks both give the same bytes at every step of 20,000 hands.
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow, Window
-from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, plane_into,
-                                         recent_into, row_at, therm_into)
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
+                                         plane_into, planes_into_row, planes_of, recent_into, therm_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.channels import refuse_unless_written_for
-from cnmahjong.envs.core.meld import ANGANG
 from cnmahjong.envs.sichuan.actions import SWAP as _SWAP_ACTION
 from cnmahjong.envs.sichuan.game import DISCARD, PHASES, SWAP
 
@@ -53,20 +51,18 @@ cdef int WALL = _obs.WALL, PHASE = _obs.PHASE, MONEY_CLAMP = _obs.MONEY_CLAMP, S
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 cdef dict DIRECTION_INDEX = {d: i for i, d in enumerate(_obs.DIRECTION_LABELS)}
 cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
-cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP, ANGANG_KIND = ANGANG
+cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
 
 
 def planes(SichuanGame game, int seat):
     """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
-    cdef bytearray buf = bytearray(SIZE)
-    _write(game, seat, row_at(buf, 0, SIZE))
-    return bytes(buf)
+    return planes_of(_write, game, seat, SIZE)
 
 
 def planes_into(SichuanGame game, int seat, bytearray buf, Py_ssize_t offset):
     """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
     in place: ``VectorEnv``)."""
-    _write(game, seat, row_at(buf, offset, SIZE))
+    planes_into_row(_write, game, seat, buf, offset, SIZE)
 
 
 cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
@@ -86,15 +82,15 @@ cdef unsigned char _money(object amount, object base) except? 0:
     return <unsigned char> (MONEY_CLAMP if n > MONEY_CLAMP else n)
 
 
-cdef int _write(SichuanGame game, int seat, unsigned char* out) except -1:
-    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out``."""
-    cdef Meld m
+cdef int _write(object of, int seat, unsigned char* out) except -1:
+    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a SichuanGame, checked by
+    ``planes`` and ``planes_into``)."""
+    cdef SichuanGame game = <SichuanGame> of
     cdef Window window
     cdef Wall wall
     cdef unsigned char row[N]
-    cdef int r, s, k, i, n, face_down, actor, picks
+    cdef int r, s, n, actor, picks
     cdef const unsigned char* hand
-    cdef bint hide, reveal
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
     hand = count_bytes(game.hands[seat], N)
@@ -119,26 +115,14 @@ cdef int _write(SichuanGame game, int seat, unsigned char* out) except -1:
     direction = game.swap_direction
     plane_into(out, DIRECTION + <int> DIRECTION_INDEX[UNKNOWN if direction is None else direction], 1, N)
     voids, melds, rivers, payments, base = game.voids, game.melds, game.rivers, game.payments, game.config.base
-    reveal = game.config.reveal_angang_tile
     wins = game._wins
     ledger = game.ledger
     for r in range(4):  # one pass over the seats, in relative order
         s = (seat + r) % 4
         plane_into(out, VOID + 4 * r + (0 if voids is None else 1 + <int> voids[s]), 1, N)
-        # melds as this seat sees them: another seat's 暗杠 face down unless reveal_angang_tile
-        hide = r != 0 and not reveal
-        memset(row, 0, N)
-        face_down = 0
-        for m in melds[s]:
-            if hide and m.kind == ANGANG_KIND:
-                face_down += 1
-                continue
-            for x in m.tiles:
-                row[kind_of(x, N)] += 1
-            if len(m.tiles) == 4:
-                out[(KONGS + r) * N + kind_of(m.tiles[0], N)] = 1
-        therm_into(out, MELDS + 4 * r, 4, row, N)
-        level_into(out, HIDDEN_KONGS + 2 * r, 2, face_down, N)
+        # melds as this seat sees them: another seat's 暗杠 face down (Meld.hidden: the game made
+        # it so exactly when reveal_angang_tile is off, the pure encoder's test)
+        melds_into(out, MELDS + 4 * r, KONGS + r, HIDDEN_KONGS + 2 * r, melds[s], r != 0, row, N)
         river = rivers[s]
         _counts(river, row, 0)
         therm_into(out, RIVER + 4 * r, 4, row, N)
