@@ -53,6 +53,12 @@ gives the planes as bytes (4× smaller; the wall and stack planes hold the
 counts, ``venv.encoding.to_float`` gives the float observation back). ``encoder="name"`` picks
 another of the ruleset's named encoders (its first by default).
 
+``log=False``: the tables' games keep no event log (``game.events`` is None from the deal on,
+as ``rollouts(log=False)`` plays them; a ``hands`` game's log is dropped too): the same play,
+observations, masks and rewards, without an event dict per move, about a sixth of a compiled
+decision (``make bench --instructions``). For a learner that never reads the log (the self-play
+trainer); the default keeps it, for whoever replays a table or plays a bot through it (the arena).
+
 ``state=True`` adds ``batch.state``: per row, the global state of its table
 (``cnmahjong.envs.core.state``) at that moment, bit for bit the AEC env's ``state()``
 (uint8 with ``obs_dtype=np.uint8``): a centralised critic's input, never a policy's.
@@ -120,13 +126,14 @@ class VectorEnv:
     def __init__(self, num_tables: int = 64, rules: Any = None, seed: int | None = None,
                  obs_dtype: Any = np.float32, reward_scale: float = 1.0,
                  ruleset: str | Ruleset | None = None, hands: Any = None, state: bool = False,
-                 defer_early_payments: bool = False, encoder: str | None = None) -> None:
+                 defer_early_payments: bool = False, encoder: str | None = None, log: bool = True) -> None:
         self.ruleset = rs = get_ruleset(DEFAULT_RULESET if ruleset is None else ruleset)
         self.encoding = enc = rs.encoding if encoder is None else rs.encoding_named(encoder)
         self.num_tables = int_arg(num_tables, "num_tables", low=1)
         self.config = rs.as_config(rs.default_rules if rules is None else rules)
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
         self.defer_early_payments = bool_arg(defer_early_payments, "defer_early_payments")
+        self.log = bool_arg(log, "log")
         dtype = np.dtype(obs_dtype)
         if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
             raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {obs_dtype!r}")
@@ -251,6 +258,8 @@ class VectorEnv:
         self.games[t] = game
         if game is None:  # this table stops
             return
+        if not self.log:
+            game.events = None
         self._ledger.start(t)
         game.play_forced()
         if game.payments != self._ledger.paid[t]:

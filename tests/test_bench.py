@@ -41,15 +41,16 @@ def test_the_riichienv_lines_give_each_ruleset_its_ratio_beside_its_target():
 
     shipped = rulesets()
     rows = [(uint8_row(rs), 60_000.0 * (i + 1), 0) for i, rs in enumerate(shipped)] + [(RIICHIENV_ROW, 40_000.0, 0)]
+    rows += [(uint8_row(rs, log=False), 90_000.0 * (i + 1), 0) for i, rs in enumerate(shipped)]
     lines = riichienv_lines(rows)
-    assert len(lines) == len(shipped)
-    for i, (rs, line) in enumerate(zip(shipped, lines, strict=True)):
-        ratio = 1.5 * (i + 1)
-        assert line.startswith(f"{rs.title} VectorEnv uint8 over RiichiEnv, same rounds: {ratio:.2f}×")
-        if rs.riichienv_ratio:
-            flag = "ok" if ratio >= rs.riichienv_ratio else "BELOW TARGET"
-            assert line.endswith(f"(target ≥ {rs.riichienv_ratio}×)  {flag}")
-        else:
-            assert "target" not in line
+    assert len(lines) == 2 * len(shipped)  # with and without the event log, each ruleset's pair together
+    for i, rs in enumerate(shipped):
+        for line, ratio, log in ((lines[2 * i], 1.5 * (i + 1), ""), (lines[2 * i + 1], 2.25 * (i + 1), ", log=False")):
+            assert line.startswith(f"{rs.title} VectorEnv uint8{log} over RiichiEnv, same rounds: {ratio:.2f}×")
+            if rs.riichienv_ratio:
+                flag = "ok" if ratio >= rs.riichienv_ratio else "BELOW TARGET"
+                assert line.endswith(f"(target ≥ {rs.riichienv_ratio}×)  {flag}")
+            else:
+                assert "target" not in line
     assert any(rs.riichienv_ratio for rs in shipped)  # the targets are declared
-    assert riichienv_lines(rows[:-1]) == [riichienv_lines([])[0]] and "not measured" in riichienv_lines([])[0]
+    assert riichienv_lines(rows[:len(shipped)]) == [riichienv_lines([])[0]] and "not measured" in riichienv_lines([])[0]

@@ -368,3 +368,34 @@ def test_in_place_rows_refuse_what_does_not_fit():
     venv._writers[1] = None
     with pytest.raises(ValueError, match=f"Short.planes gave {planes - 1} bytes, its encoding has {planes}"):
         venv._gather()
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+@pytest.mark.parametrize("own_encoder", [False, True], ids=["built", "encoders_own_path"])
+def test_a_table_without_event_log_plays_and_pays_the_same(ruleset, own_encoder, monkeypatch):
+    """``log=False``: the games keep no log, and every batch (planes, masks, rows, rewards, ends,
+    global state) equals the logged tables' over many hands; also through the encoders' own
+    incremental path, whose caches must tell one log-free hand from the next at the same table."""
+    if own_encoder:
+        import importlib
+
+        obs = importlib.import_module(f"cnmahjong.envs.{ruleset}.observation")
+        monkeypatch.setattr(obs, "_compiled_planes", None, raising=False)
+        monkeypatch.setattr(obs, "_compiled_planes_into", None, raising=False)
+    logged = VectorEnv(num_tables=3, seed=5, ruleset=ruleset, obs_dtype=np.uint8, state=True)
+    bare = VectorEnv(num_tables=3, seed=5, ruleset=ruleset, obs_dtype=np.uint8, state=True, log=False)
+    a, b = logged.reset(), bare.reset()
+    rng = np.random.default_rng(3)
+    paid = np.zeros((3, 4))
+    for _ in range(700):
+        for name in ("obs", "mask", "table", "seat", "rewards", "hand_over", "state"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        assert all(g.events is None for g in bare.games)
+        assert all(g.events for g in logged.games)
+        paid += b.rewards
+        actions = random_actions(a, rng)
+        a, b = logged.step(actions), bare.step(actions)
+    assert bare.hands_played >= 6  # hands ended and new ones dealt at the same tables
+    assert np.any(paid != 0)
+    with pytest.raises(TypeError, match="log must be True or False"):
+        VectorEnv(log=0)

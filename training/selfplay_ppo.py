@@ -352,7 +352,8 @@ class RolloutWorker:
         self.rs = rs = ruleset_of_preset(args.rules)
         self.venv = venv = VectorEnv(args.tables_per_worker, args.rules, seed=int(rng.integers(2**63)),
                                      obs_dtype=np.uint8, reward_scale=args.reward_scale, ruleset=rs,
-                                     encoder=args.encoder, defer_early_payments=True)
+                                     encoder=args.encoder, defer_early_payments=True,
+                                     log=False)  # nothing here reads a hand's event log
         self.enc = enc = venv.encoding
         self.net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
         self.fixed = [load_checkpoint(p, "opponent_checkpoints", enc.name) for p in args.opponent_checkpoints]

@@ -10,7 +10,7 @@ from cnmahjong.envs.sichuan.game cimport SichuanGame
 
 @cython.auto_pickle(False)  # observation.py's __getstate__/__setstate__: caches only
 cdef class Encoder:
-    cdef public object _events
+    cdef public object _game, _events
     cdef public list _rivers, _melds
 
     @cython.locals(game=SichuanGame, river=list, cached=tuple, key=int)

@@ -148,11 +148,13 @@ class Encoder:
     from the last call (a discard changes one river, a meld one seat's melds), keyed by what
     determines them: a river only grows at its end or loses its last tile (a claim), so its length
     and last tile name its content; melds only grow or turn a PENG into a kong, so their number and
-    tile count name them. The cache belongs to one hand's event log and is dropped for another."""
+    tile count name them. The cache belongs to one game and its event log and is dropped for another
+(a game without a log, ``events`` None, is told apart by the game itself)."""
 
-    __slots__ = ("_events", "_rivers", "_melds")
+    __slots__ = ("_game", "_events", "_rivers", "_melds")
 
     def __init__(self) -> None:
+        self._game: SichuanGame | None = None
         self._events: list | None = None
         self._rivers: list[tuple[Any, bytes, bytes]] = []
         self._melds: list[tuple[Any, bytes, bytes, bytes]] = []
@@ -223,8 +225,8 @@ class Encoder:
 
     def _rows(self, game: SichuanGame, seat: int) -> list[bytes]:
         """The rows of the planes, in order (``_PARTS``)."""
-        if self._events is not game.events:  # another hand: nothing cached holds
-            self._events = game.events
+        if self._game is not game or self._events is not game.events:  # another hand: nothing cached holds
+            self._game, self._events = game, game.events
             self._rivers = [(-1, b"", b"")] * 4
             self._melds = [(-1, b"", b"", b"")] * 4
         order = SEAT_ORDER[seat]

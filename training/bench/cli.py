@@ -68,6 +68,8 @@ def measures(seconds: float, hands: int, wheel_python: str | None = None, search
             out.append(((f"{rs.title} engine random-play hands ({preset})", f"{rs.title} engine decisions ({preset})"),
                         lambda rs=rs, preset=preset: engine_rate(preset, seconds, rs), (400, 0)))
         out.append(((f"{rs.title} AEC env decisions (obs + mask)",), lambda rs=rs: aec_rate(seconds, rs), (20_000,)))
+        out.append(((uint8_row(rs, log=False),), lambda rs=rs: vector_rate(seconds, "uint8", ruleset=rs, log=False),
+                    (0,)))
         if rs.name != DEFAULT_RULESET:
             out.append(((uint8_row(rs),), lambda rs=rs: vector_rate(seconds, "uint8", ruleset=rs), (0,)))
             continue
@@ -88,9 +90,11 @@ def measures(seconds: float, hands: int, wheel_python: str | None = None, search
 RIICHIENV_ROW = f"RiichiEnv decisions, random play, obs.encode() ({RIICHIENV}, Rust core)"
 
 
-def uint8_row(rs: Any) -> str:
-    """The name of a ruleset's ``VectorEnv`` uint8 row (64 tables; the default ruleset's says so)."""
-    return f"{rs.title} VectorEnv decisions, uint8" + (" (64 tables)" if rs.name == DEFAULT_RULESET else "")
+def uint8_row(rs: Any, log: bool = True) -> str:
+    """The name of a ruleset's ``VectorEnv`` uint8 row (64 tables; the default ruleset's says so),
+    ``log=False``: its tables without event logs."""
+    return (f"{rs.title} VectorEnv decisions, uint8" + (" (64 tables)" if rs.name == DEFAULT_RULESET else "")
+            + ("" if log else ", log=False"))
 
 
 def riichienv_lines(rows: list[tuple[str, float, int]]) -> list[str]:
@@ -102,12 +106,14 @@ def riichienv_lines(rows: list[tuple[str, float, int]]) -> list[str]:
         return [f"RiichiEnv: not measured (not installed; make bench installs it: pip install {RIICHIENV!r})"]
     out = []
     for rs in rulesets():
-        ours = values.get(uint8_row(rs))
-        if ours is None:
-            continue
-        ratio, target = ours / theirs, rs.riichienv_ratio
-        flag = f" (target ≥ {target}×)  {'ok' if ratio >= target else 'BELOW TARGET'}" if target else ""
-        out.append(f"{rs.title} VectorEnv uint8 over RiichiEnv, same rounds: {ratio:.2f}×{flag}")
+        for log in (True, False):
+            ours = values.get(uint8_row(rs, log))
+            if ours is None:
+                continue
+            ratio, target = ours / theirs, rs.riichienv_ratio
+            flag = f" (target ≥ {target}×)  {'ok' if ratio >= target else 'BELOW TARGET'}" if target else ""
+            out.append(f"{rs.title} VectorEnv uint8{'' if log else ', log=False'} over RiichiEnv, same rounds: "
+                       f"{ratio:.2f}×{flag}")
     return out
 
 
@@ -175,17 +181,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ruleset", choices=sorted(REGISTERED), default=None,
                         help="--vector-steps and --instructions: this shipped ruleset only (default: the default "
                              "ruleset for --vector-steps, every shipped one for --instructions)")
+    parser.add_argument("--no-log", action="store_true",
+                        help="--vector-steps: tables that keep no event log (VectorEnv(log=False))")
     parser.add_argument("--instructions", action="store_true",
-                        help="only count the instructions of one VectorEnv decision (uint8), compiled and pure "
-                             "(valgrind's callgrind; about 2 minutes)")
+                        help="only count the instructions of one VectorEnv decision (uint8): compiled with and "
+                             "without the event log, pure with it (valgrind's callgrind; about 8 minutes)")
     args = parser.parse_args(argv)
     if args.vector_steps is not None:
-        print(f"decisions {vector_steps(args.vector_steps, ruleset=args.ruleset)}")
+        print(f"decisions {vector_steps(args.vector_steps, ruleset=args.ruleset, log=not args.no_log)}")
         return
     if args.instructions:
-        for name, pure in (("compiled", False), ("pure Python", True)):
+        for name, pure, log in (("compiled", False, True), ("compiled, log=False", False, False),
+                                ("pure Python", True, True)):
             for rs in ([args.ruleset] if args.ruleset else REGISTERED):
-                count = instructions_per_decision(pure, ruleset=rs)
+                count = instructions_per_decision(pure, ruleset=rs, log=log)
                 target = "" if pure else (f"  (target ≤ {INSTRUCTIONS_TARGET:,}: "
                                           f"{'ok' if count <= INSTRUCTIONS_TARGET else 'BELOW TARGET'})")
                 print(f"VectorEnv decision, uint8, {rs}, {name}: {count:,.0f} instructions{target}")

@@ -70,14 +70,15 @@ def aec_rate(min_time: float, ruleset: str | Ruleset = DEFAULT_RULESET) -> float
 
 
 def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str | Ruleset = DEFAULT_RULESET,
-                 state: bool = False) -> Iterator[int]:
+                 state: bool = False, log: bool = True) -> Iterator[int]:
     """Steps of ``VectorEnv`` with random legal actions for the whole batch in one numpy call:
-    yields each step's decisions (rows, each with its observation and mask)."""
+    yields each step's decisions (rows, each with its observation and mask). ``log=False``: the
+    tables keep no event log (``VectorEnv(log=False)``, as the self-play trainer plays)."""
     import numpy as np
 
     from cnmahjong.envs.vector import VectorEnv
 
-    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset, state=state)
+    venv = VectorEnv(num_tables=tables, seed=0, obs_dtype=np.dtype(obs_dtype), ruleset=ruleset, state=state, log=log)
     rng = np.random.default_rng(0)
     batch = venv.reset()
     while True:
@@ -87,11 +88,11 @@ def _vector_play(obs_dtype: str, tables: int = 64, ruleset: str | Ruleset = DEFA
 
 
 def vector_rate(min_time: float, obs_dtype: str = "float32", tables: int = 64,
-                ruleset: str | Ruleset = DEFAULT_RULESET, state: bool = False) -> float:
+                ruleset: str | Ruleset = DEFAULT_RULESET, state: bool = False, log: bool = True) -> float:
     """Decisions per second through ``VectorEnv``: every row's observation and mask (and with
     ``state`` its table's global state), random legal actions for the whole batch in one numpy
-    call, ``step()``."""
-    play = _vector_play(obs_dtype, tables, ruleset, state)
+    call, ``step()``; ``log=False``: tables without event logs."""
+    play = _vector_play(obs_dtype, tables, ruleset, state, log)
     decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < min_time:
@@ -131,20 +132,23 @@ def riichienv_rate(min_time: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def vector_steps(steps: int, obs_dtype: str = "uint8", ruleset: str | None = None) -> int:
+def vector_steps(steps: int, obs_dtype: str = "uint8", ruleset: str | None = None, log: bool = True) -> int:
     """A fixed ``VectorEnv`` workload for instruction counts (``ruleset``, else the default one): 64 tables, 20
     warm-up steps, then ``steps`` steps of random legal actions; returns the decisions of those steps. Run it under
     ``valgrind --tool=callgrind`` with 0 and 150 steps: the difference of the instruction totals
-    divided by the decisions is what one decision costs (the README's figures)."""
-    play = _vector_play(obs_dtype, ruleset=ruleset)
+    divided by the decisions is what one decision costs (the README's figures). ``log=False``: tables
+    without event logs."""
+    play = _vector_play(obs_dtype, ruleset=ruleset, log=log)
     for _ in range(20):
         next(play)
     return sum(next(play) for _ in range(steps))
 
 
-def instructions_per_decision(pure: bool, steps: int = 150, ruleset: str = DEFAULT_RULESET) -> float:
+def instructions_per_decision(pure: bool, steps: int = 150, ruleset: str = DEFAULT_RULESET,
+                              log: bool = True) -> float:
     """Instructions one ``VectorEnv`` decision costs (``vector_steps`` under callgrind, 0 and
-    ``steps`` steps), in the compiled or the pure-Python path: a measure independent of the load."""
+    ``steps`` steps), in the compiled or the pure-Python path, the tables with their event logs or
+    (``log=False``) without: a measure independent of the load."""
     import re
     import shutil
     import subprocess
@@ -161,7 +165,7 @@ def instructions_per_decision(pure: bool, steps: int = 150, ruleset: str = DEFAU
         for n in (0, steps):
             run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}",
                                   sys.executable, "-m", "cnmahjong.training.bench", "--vector-steps", str(n),
-                                  "--ruleset", ruleset],
+                                  "--ruleset", ruleset, *([] if log else ["--no-log"])],
                                  env=env, capture_output=True, text=True, check=True)
             totals.append(int(re.search(r"Collected : (\d+)", run.stderr).group(1)))
             decisions = int(re.search(r"decisions (\d+)", run.stdout).group(1))
