@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
+from cnmahjong.envs.core.engine import TableGame
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from cnmahjong.envs.core.seats import NUM_SEATS
@@ -187,6 +188,7 @@ class VectorEnv:
             self._deal(t)
         return self._gather()
 
+    @cython.locals(game=TableGame, i=cython.Py_ssize_t, k=cython.Py_ssize_t)
     def step(self, actions: Any) -> Batch:
         """Apply ``actions[i]`` for row ``i`` of the previous batch, play forced decisions, credit
         payments, deal again where a hand ended, and return the next batch. Every action is
@@ -291,6 +293,8 @@ class VectorEnv:
         if due is not None:
             self._rewards[t] += due
 
+    @cython.locals(game=TableGame, pending=dict, n=cython.Py_ssize_t, size=cython.Py_ssize_t,
+                   actions=cython.Py_ssize_t, capacity=cython.Py_ssize_t, tables="long[:]", seats="long[:]")
     def _gather(self) -> Batch:
         """Rows of the pending decisions, table by table, seat by seat, written into the buffers."""
         rows: list[tuple[int, int]] = []
@@ -302,6 +306,7 @@ class VectorEnv:
         size, actions = len(buf) // capacity, self.ruleset.num_actions
         n = 0
         encoders = self._encoders
+        tables, seats = self._table, self._seat  # each row's table and seat, written as it is made
         for t, (game, write) in enumerate(zip(self.games, self._writers, strict=True)):
             if game is None:
                 continue
@@ -314,6 +319,8 @@ class VectorEnv:
                                        f"{self.ruleset.game.__name__}.MAX_TO_ACT declares (the ruleset must "
                                        f"declare the most seats that decide at once)")
                 add_row((t, s))
+                tables[n] = t
+                seats[n] = s
                 if write is not None:  # the encoder writes its planes in place
                     write(game, s, buf, n * size)
                 else:  # one copy through the memoryview (a bytearray slice would copy bytes twice)
@@ -340,10 +347,7 @@ class VectorEnv:
         if self.obs_dtype != np.uint8:
             self.encoding.to_float(np.frombuffer(buf, dtype=np.uint8, count=n * size).reshape(n, *obs.shape[1:]),
                                    out=obs)
-        table = self._table[:n]
-        seat = self._seat[:n]
-        table[:], seat[:] = zip(*rows, strict=True)
-        return Batch(obs=obs, mask=self._mask[:n], table=table, seat=seat, rewards=self._rewards,
+        return Batch(obs=obs, mask=self._mask[:n], table=self._table[:n], seat=self._seat[:n], rewards=self._rewards,
                      hand_over=self._hand_over, state=None if self._state is None else self._gather_state(groups, n))
 
     def _gather_state(self, groups: list[tuple[int, int]], n: int) -> np.ndarray:
