@@ -409,3 +409,29 @@ def test_each_twin_writes_the_bytes_of_its_encoders_own_path(ruleset: str, reach
     out = json.loads(run.stdout)
     assert out["states"] > 400 * 4 * 40
     assert reached <= set(out["seen"]), out["seen"]
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou"])
+def test_a_twin_refuses_counts_that_disagree_before_the_sums_could_overflow(ruleset: str) -> None:
+    """The twins' UNSEEN planes come from per-kind sums of the count rows (``planes.pxd``'s
+    ``seen_add``, ``unseen_into``): more than four copies of a kind seen is an error naming the kind,
+    and a count past 15 in a row is refused before it could carry into the next kind's byte."""
+    _require_compiled()
+    import importlib
+
+    import numpy as np
+
+    twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")
+    rs = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(ruleset)
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(4))
+    before = twin.planes(game, 0)
+    k = next(t for t in range(len(game.hands[0])) if game.hands[0][t])  # a kind seat 0 holds
+    copies = game.hands[0][k]
+    game.river_counts[1][k] = 5 - copies  # one copy more than the four there are, in seat 1's river
+    with pytest.raises(ValueError, match=f"kind {k}: 5 copies seen from seat 0"):
+        twin.planes(game, 0)
+    game.river_counts[1][k] = 16  # within a byte, but 16 rows of it would carry
+    with pytest.raises(ValueError, match="a count row holds a count past 15"):
+        twin.planes(game, 0)
+    game.river_counts[1][k] = 0
+    assert twin.planes(game, 0) == before

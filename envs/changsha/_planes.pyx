@@ -10,6 +10,7 @@ out the groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both gi
 bytes at every step of 20,000 hands.
 """
 
+from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from cnmahjong.envs.changsha import observation as _obs
@@ -18,7 +19,7 @@ from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fi
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into, planes_into_row, planes_of,
-                                         recent_into, therm_into)
+                                         recent_into, seen_add, therm_into, unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import refuse_unless_written_for
 
@@ -69,32 +70,29 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     cdef Meld m
     cdef ClaimWindow window
     cdef Wall wall
-    cdef int unseen[27]
+    cdef uint64_t seen[5]
     cdef unsigned char small[27]
     cdef int r, s, k, i, n, t, dealer, actor
     cdef const unsigned char* row
     if not 0 <= seat < 4:
         raise ValueError(f"seat must be 0..3, got {seat}")
+    memset(seen, 0, sizeof(seen))
     row = count_bytes(game.hands[seat], 27)
     therm_into(out, HAND, 4, row, 27)
-    for k in range(27):
-        unseen[k] = 4 - row[k]
+    seen_add(seen, row, 27)
     melded, river_counts, shown, melds, rivers = game.melded, game.river_counts, game.shown, game.melds, game.rivers
     for r in range(4):
         s = (seat + r) % 4
         row = count_bytes(melded[s], 27)
         therm_into(out, MELDS + 4 * r, 4, row, 27)
-        for k in range(27):
-            unseen[k] -= row[k]
+        seen_add(seen, row, 27)
         row = count_bytes(river_counts[s], 27)
         therm_into(out, RIVER + 4 * r, 4, row, 27)
-        for k in range(27):
-            unseen[k] -= row[k]
+        seen_add(seen, row, 27)
         row = count_bytes(shown[s], 27)
         therm_into(out, SHOWN + 4 * r, 4, row, 27)
         if r:
-            for k in range(27):
-                unseen[k] -= row[k]
+            seen_add(seen, row, 27)
         for m in melds[s]:
             if len(m.tiles) == 4:
                 out[(KONGS + r) * 27 + kind_of(m.tiles[0], 27)] = 1
@@ -103,15 +101,10 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     if revealed:
         memset(small, 0, 27)
         for x in revealed:
-            t = kind_of(x, 27)
-            small[t] += 1
-            unseen[t] -= 1
+            small[kind_of(x, 27)] += 1
         therm_into(out, REVEALED, 2, small, 27)
-    for k in range(27):
-        if unseen[k] < 0 or unseen[k] > 4:
-            raise ValueError(f"kind {k}: {unseen[k]} copies unseen from seat {seat}: the game's counts disagree")
-        small[k] = <unsigned char> unseen[k]
-    therm_into(out, UNSEEN, 4, small, 27)
+        seen_add(seen, small, 27)
+    unseen_into(out, UNSEEN, seen, 27, seat)
     window = game._window
     if window is None:
         actor = game.turn

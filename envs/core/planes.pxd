@@ -51,6 +51,40 @@ cdef inline void therm_into(unsigned char* out, int channel, int levels, const u
         memcpy(out + (channel + l) * n, bits, n)
 
 
+cdef inline int seen_add(uint64_t* seen, const unsigned char* row, int n) except -1:
+    """Add a count row of ``n`` (at most 40) kinds to ``seen``, five words of per-kind sums (one
+    byte a kind, zeroed by the caller), eight kinds an addition. A count past 15 is an error: the
+    sums of up to 15 rows then stay within their bytes."""
+    cdef uint64_t words[5]
+    cdef int w
+    memset(words, 0, sizeof(words))
+    memcpy(words, row, n)
+    for w in range((n + 7) >> 3):
+        if words[w] & 0xF0F0F0F0F0F0F0F0ULL:
+            raise ValueError(f"a count row holds a count past 15: {bytes(row[:n])!r}")
+        seen[w] += words[w]
+    return 0
+
+
+cdef inline int unseen_into(unsigned char* out, int channel, const uint64_t* seen, int n, int seat) except -1:
+    """The UNSEEN thermometer planes from plane ``channel``: 4 less the copies ``seen`` (``seen_add``'s
+    sums) of each of ``n`` kinds, eight a word (no borrow: each sum is checked at most 4 first, the
+    top bit of ``((x & 0x7F) + 0x7B) | x`` set exactly when x > 4)."""
+    cdef uint64_t unseen[5]
+    cdef uint64_t x
+    cdef int w, k
+    cdef const unsigned char* sums = <const unsigned char*> seen
+    for w in range((n + 7) >> 3):
+        x = seen[w]
+        if (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7B7B7B7B7B7B7B7BULL) | x) & 0x8080808080808080ULL:
+            for k in range(n):
+                if sums[k] > 4:
+                    raise ValueError(f"kind {k}: {sums[k]} copies seen from seat {seat}: the game's counts disagree")
+        unseen[w] = 0x0404040404040404ULL - x
+    therm_into(out, channel, 4, <const unsigned char*> unseen, n)
+    return 0
+
+
 cdef inline void level_into(unsigned char* out, int channel, int levels, int value, int n) noexcept:
     """Whole planes "value > l" for l < ``levels`` (a LEVEL group's block)."""
     cdef int l

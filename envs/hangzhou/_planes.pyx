@@ -10,11 +10,13 @@ groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both give the s
 step of 20,000 hands.
 """
 
+from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
-                                         plane_into, planes_into_row, planes_of, recent_into, therm_into)
+                                         plane_into, planes_into_row, planes_of, recent_into, seen_add, therm_into,
+                                         unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
@@ -67,7 +69,7 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     cdef HangzhouGame game = <HangzhouGame> of
     cdef ClaimWindow window
     cdef Wall wall
-    cdef unsigned char seen[N]
+    cdef uint64_t seen[5]
     cdef unsigned char melded[N]
     cdef int r, s, a, b, j, k, i, n, actor, streak
     cdef const unsigned char* row
@@ -76,10 +78,10 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         raise ValueError(f"seat must be 0..3, got {seat}")
     row = count_bytes(game.hands[seat], N)
     therm_into(out, HAND, 4, row, N)
-    for k in range(N):
-        seen[k] = row[k]
+    memset(seen, 0, sizeof(seen))
+    seen_add(seen, row, N)
     k = kind_of(game.indicator, N)
-    seen[k] += 1
+    (<unsigned char*> seen)[k] += 1
     out[INDICATOR * N + k] = 1
     if k != WHITE:
         out[WHITE_PLAYS * N + k] = 1
@@ -90,15 +92,10 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         melds_into(out, MELDS + 4 * r, KONGS + r, HIDDEN_KONGS + 2 * r, melds[s], r != 0, melded, N)
         row = count_bytes(river_counts[s], N)
         therm_into(out, RIVER + 4 * r, 4, row, N)
-        for k in range(N):
-            seen[k] += melded[k] + row[k]
+        seen_add(seen, melded, N)
+        seen_add(seen, row, N)
         recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, rivers[s], N)
-    for k in range(N):
-        if seen[k] > 4:
-            raise ValueError(f"kind {k}: {seen[k]} copies seen from seat {seat}: the game's counts disagree")
-    for k in range(N):
-        seen[k] = 4 - seen[k]  # now the copies unseen
-    therm_into(out, UNSEEN, 4, seen, N)
+    unseen_into(out, UNSEEN, seen, N, seat)
     phase = game.phase
     own_turn = game.turn == seat and phase == DISCARD_PHASE
     drawn = game.drawn
