@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from cnmahjong.envs.core import ruleset as registry
@@ -280,3 +282,22 @@ def test_a_declined_hu_shows_only_to_the_seat_that_declined():
         if found >= 10:
             break
     assert found >= 10
+
+
+@given(st.lists(st.integers(0, 4), min_size=27, max_size=27), st.sets(st.integers(0, 26), min_size=1),
+       st.lists(st.integers(0, 14), min_size=3, max_size=3))
+def test_the_greedy_players_loops_choose_as_min_with_its_keys(hand, held, counts):
+    """The greedy player's C loops for D1 (void tiles held: fewest copies, then the suit's edges,
+    then the lowest kind), for 换三张 (the suit held fewest, then the lowest action) and for 定缺
+    (the suit held fewest, then fewest pairs, then the lowest action) pick what ``min`` with those
+    keys picks, in any order of the candidates."""
+    from cnmahjong.envs.sichuan.heuristic import SUIT, _suit_counts, _swap_pick, _void_first, _void_pick
+
+    discards = sorted(held, reverse=True)  # the loops do not rely on the order
+    assert _void_first(bytearray(hand), discards) == min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))
+    legal = [A.SWAP + t for t in discards]
+    assert _swap_pick(legal, counts) == min(legal, key=lambda a: (counts[(a - A.SWAP) // SUIT], a))
+    suits = sorted({t // SUIT for t in held}, reverse=True)  # 定缺: the suits on offer
+    legal = [A.VOID + v for v in suits]
+    assert _void_pick(legal, bytearray(hand)) == min(legal, key=lambda a: (_suit_counts(hand)[a - A.VOID], sum(
+        hand[t] >= 2 for t in range(SUIT * (a - A.VOID), SUIT * (a - A.VOID + 1))), a))

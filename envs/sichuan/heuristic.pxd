@@ -4,3 +4,6 @@
 from cnmahjong.envs.core.shapes cimport (
     lowest_held, lowest_of, new_row, shanten_one_changed, standard_shanten_changed_row,
 )
+
+# heuristic.py's action constants (C ints: compared in C)
+cdef int _HU, _PASS, _PENG, _VOID, _SWAP, _GANG_SELF, _GANG_CLAIM

@@ -40,7 +40,13 @@ from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
 from cnmahjong.envs.sichuan.patterns import holds_void
 
 SUIT = 9
-_NO_SUIT = bytes(SUIT)
+# The actions the player compares and returns, read once here: a module attribute (``A.HU``) is a
+# lookup per use, these compile to C ints (heuristic.pxd).
+_HU, _PASS, _PENG, _VOID, _SWAP = A.HU, A.PASS, A.PENG, A.VOID, A.SWAP
+_GANG_SELF, _GANG_CLAIM = A.GANG_SELF, A.GANG_CLAIM
+_NO_SUIT = bytearray(SUIT)
+"""A void suit's zero counts (read only): a bytearray, which a bytearray's slice takes in one copy
+(``bytes`` there is first copied into a new bytearray by CPython: a type call per use)."""
 
 
 class _Observed(Observed):
@@ -77,7 +83,7 @@ def _without(hand: list[int], void: int | None, *removed: int) -> list[int]:
     for t in removed:
         out[t] -= 1
     if void is not None:
-        out[SUIT * void:SUIT * void + SUIT] = _NO_SUIT  # bytes: a bytearray takes them in one copy
+        out[SUIT * void:SUIT * void + SUIT] = _NO_SUIT
     return out
 
 
@@ -103,27 +109,24 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 
 @cython.locals(best=cython.int, best_t=cython.int, most=cython.int, x=cython.int, left=list)
 def _decide(facts: Any, legal: list[int]) -> int:
-    if A.HU in legal:
-        return A.HU
+    if _HU in legal:
+        return _HU
     hand, void, phase = facts.hand(), facts.void(), facts.phase()
-    if legal[0] >= A.VOID:  # 定缺: the suit it holds fewest of (then fewest pairs)
-        return min(legal, key=lambda a: (_suit_counts(hand)[a - A.VOID], sum(
-            hand[t] >= 2 for t in range(SUIT * (a - A.VOID), SUIT * (a - A.VOID + 1))), a))
-    if legal[0] >= A.SWAP:  # 换三张: the legal suit it holds fewest of, its lowest legal tile
-        counts = _suit_counts(hand)
-        return min(legal, key=lambda a: (counts[(a - A.SWAP) // SUIT], a))
+    if legal[0] >= _VOID:  # 定缺: the suit it holds fewest of (then fewest pairs)
+        return _void_pick(legal, hand)
+    if legal[0] >= _SWAP:  # 换三张: the legal suit it holds fewest of, its lowest legal tile
+        return _swap_pick(legal, _suit_counts(hand))
     n = melds_of(hand)
     if phase in ("claim", "rob"):
         return _claim(facts, legal, hand, void, n)
     discards = [a for a in legal if a < KINDS]
     if holds_void(hand, void):
-        return min(discards, key=lambda t: (hand[t], -abs(t % SUIT - 4), t))  # D1: singles, edges first
+        return _void_first(hand, discards)
     left = shanten_one_changed(hand, n, -1)  # ``shanten`` after each discard (no void tile held here)
     best = lowest_of(left, discards)
-    gang_self, hu = A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
     for a in legal:
-        if gang_self <= a < hu:  # own kong, kept when the hand is no worse without the tiles
-            t = a - gang_self
+        if _GANG_SELF <= a < _HU:  # own kong, kept when the hand is no worse without the tiles
+            t = a - _GANG_SELF
             concealed = hand[t] == 4
             if shanten(_without(hand, void, *([t] * (4 if concealed else 1))), n + concealed) <= best:
                 return a
@@ -136,6 +139,49 @@ def _decide(facts: Any, legal: list[int]) -> int:
         if x > most or x == most and t > best_t:
             best_t, most = t, x
     return best_t
+
+
+@cython.locals(a=cython.int, t=cython.int, x=cython.int, c=cython.int, pairs=cython.int, best=cython.int,
+               best_c=cython.int, best_pairs=cython.int)
+def _void_pick(legal: list[int], hand: list[int]) -> int:
+    """定缺's pick: the suit held fewest, then with the fewest pairs, then the lowest action (``min``
+    by (count, pairs, action) as a C loop over each offered suit's kinds)."""
+    best, best_c, best_pairs = -1, 0, 0
+    for a in legal:
+        c = pairs = 0
+        for t in range(SUIT * (a - _VOID), SUIT * (a - _VOID + 1)):
+            x = hand[t]
+            c += x
+            pairs += x >= 2
+        if best < 0 or c < best_c or c == best_c and (pairs < best_pairs or pairs == best_pairs and a < best):
+            best, best_c, best_pairs = a, c, pairs
+    return best
+
+
+@cython.locals(a=cython.int, c=cython.int, best=cython.int, best_c=cython.int)
+def _swap_pick(legal: list[int], counts: list[int]) -> int:
+    """换三张's pick: the legal tile of the suit held fewest, the lowest first (``min`` by
+    (suit count, action) as a C loop: no key function called, no tuple made per tile)."""
+    best, best_c = -1, 0
+    for a in legal:
+        c = counts[(a - _SWAP) // SUIT]
+        if best < 0 or c < best_c or c == best_c and a < best:
+            best, best_c = a, c
+    return best
+
+
+@cython.locals(t=cython.int, c=cython.int, edge=cython.int, best=cython.int, best_c=cython.int,
+               best_edge=cython.int)
+def _void_first(hand: list[int], discards: list[int]) -> int:
+    """D1 (void tiles held): the discard held fewest, then farthest from its suit's middle (edges
+    first), then the lowest kind: ``min`` by (count, -distance, kind) as a C loop."""
+    best, best_c, best_edge = -1, 0, 0
+    for t in discards:
+        c = hand[t]
+        edge = abs(t % SUIT - 4)
+        if best < 0 or c < best_c or c == best_c and (edge > best_edge or edge == best_edge and t < best):
+            best, best_c, best_edge = t, c, edge
+    return best
 
 
 @cython.locals(best=cython.int, u=cython.int, v=cython.int, x=cython.int, total=cython.int, a=cython.p_uchar)
@@ -158,11 +204,11 @@ def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: i
     """PENG or 直杠 on the offered tile when it does not set the hand back; else PASS."""
     t = facts.offered()
     if t is None:
-        return A.PASS
+        return _PASS
     base = shanten(_without(hand, void), n)
-    if A.GANG_CLAIM in legal and shanten(_without(hand, void, t, t, t), n + 1) <= base:
-        return A.GANG_CLAIM
-    if A.PENG in legal:
+    if _GANG_CLAIM in legal and shanten(_without(hand, void, t, t, t), n + 1) <= base:
+        return _GANG_CLAIM
+    if _PENG in legal:
         rest = _without(hand, void, t, t)
         # D2 lets a seat holding void tiles PENG: with nothing else left, its discard is a void
         # tile and the hand outside the void gains nothing (``base``)
@@ -170,5 +216,5 @@ def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: i
         if after == 9:
             after = base
         if after < base:
-            return A.PENG
-    return A.PASS
+            return _PENG
+    return _PASS
