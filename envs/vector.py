@@ -54,7 +54,8 @@ counts, ``venv.encoding.to_float`` gives the float observation back). ``encoder=
 another of the ruleset's named encoders (its first by default).
 
 ``log=False``: the tables' games keep no event log (``game.events`` is None from the deal on,
-as ``rollouts(log=False)`` plays them; a ``hands`` game's log is dropped too): the same play,
+as ``rollouts(log=False)`` plays them; a ``hands`` game's log is dropped too; refused for a game
+class that does not declare ``PLAYS_WITHOUT_LOG``): the same play,
 observations, masks and rewards, without an event dict per move, about a sixth of a compiled
 decision (``make bench --instructions``). For a learner that never reads the log (the self-play
 trainer); the default keeps it, for whoever replays a table or plays a bot through it (the arena).
@@ -135,6 +136,9 @@ class VectorEnv:
         self.reward_scale = positive_float_arg(reward_scale, "reward_scale")
         self.defer_early_payments = bool_arg(defer_early_payments, "defer_early_payments")
         self.log = bool_arg(log, "log")
+        if not self.log and not rs.game.PLAYS_WITHOUT_LOG:
+            raise ValueError(f"log=False: the {rs.name} ruleset's {rs.game.__name__} does not play without its event "
+                             f"log (TableGame.PLAYS_WITHOUT_LOG); allowed log=True")
         dtype = np.dtype(obs_dtype)
         if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)):
             raise ValueError(f"obs_dtype must be np.float32 or np.uint8, got {obs_dtype!r}")

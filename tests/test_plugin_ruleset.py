@@ -153,3 +153,23 @@ def test_the_self_play_trainer_trains_on_it_with_its_second_encoder(tmp_path):
                    "net_arch": [16], "batch_size": 64, "n_epochs": 1, "checkpoint_every_updates": 1})
     net = load_actor_critic(str(final))
     assert net.encoder == "fp-v1" and net.shape == (10, 27)
+
+
+def test_a_game_that_does_not_play_without_its_log_is_refused_before_any_play(fivepairs):
+    """``log=False`` needs a game class that declares ``PLAYS_WITHOUT_LOG`` (every write to its log
+    guarded): the shipped games do; the toy's does not, so ``VectorEnv(log=False)`` refuses it at
+    construction, ``rollouts(log=False)`` before any play, and ``deal_and_play`` and the self-play
+    trainer (``test_the_self_play_trainer_trains_on_it_with_its_second_encoder``) keep its log."""
+    from cnmahjong.envs.core.rollouts import deal_and_play, rollouts
+    from cnmahjong.envs.vector import VectorEnv
+
+    assert all(registry.get_ruleset(name).game.PLAYS_WITHOUT_LOG for name in ("changsha", "hangzhou", "sichuan"))
+    assert not fivepairs.game.PLAYS_WITHOUT_LOG
+    with pytest.raises(ValueError, match="does not play without its event log .*allowed log=True"):
+        VectorEnv(num_tables=2, ruleset="fivepairs", log=False)
+    game = fivepairs.new_hand(fivepairs.as_config("fivepairs"), np.random.default_rng(1))
+    before = list(game.events)
+    with pytest.raises(ValueError, match=r"games\[0\]: ToyGame does not play without its event log"):
+        rollouts([game], "random", log=False)
+    assert game.events == before and not game.done  # refused before any play
+    assert len(deal_and_play(fivepairs, "fivepairs", range(3))) == 3  # played with its log kept

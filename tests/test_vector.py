@@ -399,3 +399,4 @@ def test_a_table_without_event_log_plays_and_pays_the_same(ruleset, own_encoder,
     assert np.any(paid != 0)
     with pytest.raises(TypeError, match="log must be True or False"):
         VectorEnv(log=0)
+

@@ -353,7 +353,7 @@ class RolloutWorker:
         self.venv = venv = VectorEnv(args.tables_per_worker, args.rules, seed=int(rng.integers(2**63)),
                                      obs_dtype=np.uint8, reward_scale=args.reward_scale, ruleset=rs,
                                      encoder=args.encoder, defer_early_payments=True,
-                                     log=False)  # nothing here reads a hand's event log
+                                     log=not rs.game.PLAYS_WITHOUT_LOG)  # nothing here reads the log
         self.enc = enc = venv.encoding
         self.net = ActorCritic(args.net_arch, args.arch, encoder=enc.name)
         self.fixed = [load_checkpoint(p, "opponent_checkpoints", enc.name) for p in args.opponent_checkpoints]

@@ -123,6 +123,7 @@ class ChangshaGame(TableGame):
     """One hand of Changsha mahjong. See the module docstring for the protocol."""
 
     RULESET = RULESET
+    PLAYS_WITHOUT_LOG = True  # every write to the log is guarded (rollouts, VectorEnv(log=False))
     ACTIONS = A
     NUM_KINDS = NUM_SUITED_KINDS
     CONFIG = RuleConfig

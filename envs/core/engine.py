@@ -181,6 +181,10 @@ class TableGame:
         of the log (``envs.core.seen``); a ruleset that shows it says False."""
         return True
 
+    PLAYS_WITHOUT_LOG: ClassVar[bool] = False
+    """Whether the game plays on with ``events`` None (its every write to the log guarded): then
+    ``rollouts(log=False)`` and ``VectorEnv(log=False)`` play it without one; a class that does not
+    say so is refused there before any play (a plugin's game may write to its log unguarded)."""
     DICE_AHEAD: ClassVar[int] = 0
     """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 

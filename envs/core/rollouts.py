@@ -123,7 +123,8 @@ def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: b
     imports no numpy). ``seed`` seeds the random policy. Games already over are left as they are.
     ``log=False``: the games drop their event logs and play on without one (module docstring).
     Refused before any play: an unknown policy, an entry that is not a game, ``log`` not a bool,
-    ``log=False`` with a policy that reads the log."""
+    ``log=False`` with a policy that reads the log, or for a game class that does not declare
+    ``PLAYS_WITHOUT_LOG`` (nor a game already without its log)."""
     choose, draw = _chooser(policy, seed)
     if type(log) is not bool:
         raise TypeError(f"log must be True or False, got {log!r}")
@@ -133,6 +134,9 @@ def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: b
         if not log and reads_log(get_ruleset(game.RULESET), policy):
             raise ValueError(f"games[{i}]: the {policy} player of the {game.RULESET} ruleset reads the event "
                              f"log; play it with log=True")
+        if (not log or game.events is None) and not type(game).PLAYS_WITHOUT_LOG:
+            raise ValueError(f"games[{i}]: {type(game).__name__} does not play without its event log "
+                             f"(TableGame.PLAYS_WITHOUT_LOG); play it with log=True and its log kept")
     return _play_all(games, choose, log, draw)
 
 
@@ -144,7 +148,8 @@ def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = 
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
     choose, draw = _chooser(policy, seed)
-    return _play_all((rs.game(config, seed=s) for s in seeds), choose, reads_log(rs, policy), draw)
+    log = reads_log(rs, policy) or not rs.game.PLAYS_WITHOUT_LOG
+    return _play_all((rs.game(config, seed=s) for s in seeds), choose, log, draw)
 
 
 def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int] | None,

@@ -66,6 +66,7 @@ class HangzhouGame(TableGame):
     """One hand of Hangzhou mahjong. See the module docstring."""
 
     RULESET = RULESET
+    PLAYS_WITHOUT_LOG = True  # every write to the log is guarded (rollouts, VectorEnv(log=False))
     ACTIONS = A
     NUM_KINDS = NUM_KINDS
     """Physical kinds 0–33, honours included; discards are actions 0–33."""

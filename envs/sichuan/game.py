@@ -60,6 +60,7 @@ class SichuanGame(TableGame):
     """One hand of Sichuan mahjong 血战到底. See the module docstring."""
 
     RULESET = RULESET
+    PLAYS_WITHOUT_LOG = True  # every write to the log is guarded (rollouts, VectorEnv(log=False))
     ACTIONS = A
     NUM_KINDS = NUM_SUITED_KINDS
     CONFIG = RuleConfig
