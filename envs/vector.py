@@ -298,7 +298,7 @@ class VectorEnv:
             self._rewards[t] += due
 
     @cython.locals(game=TableGame, pending=dict, n=cython.Py_ssize_t, size=cython.Py_ssize_t,
-                   actions=cython.Py_ssize_t, capacity=cython.Py_ssize_t, tables="long[:]", seats="long[:]")
+                   actions=cython.Py_ssize_t, capacity=cython.Py_ssize_t, tables="long long[:]", seats="long long[:]")
     def _gather(self) -> Batch:
         """Rows of the pending decisions, table by table, seat by seat, written into the buffers."""
         rows: list[tuple[int, int]] = []
