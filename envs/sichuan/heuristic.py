@@ -78,10 +78,12 @@ class _OnGame(OnGame):
         return window.tiles[0] if isinstance(window, ClaimWindow) else None
 
 
-def _without(hand: list[int], void: int | None, *removed: int) -> list[int]:
+@cython.locals(t=cython.int, k=cython.int)
+def _without(hand: list[int], void: int | None, t: int = 0, k: int = 0) -> list[int]:
+    """``hand`` less ``k`` copies of kind ``t``, its void suit (if any) emptied: a copy."""
     out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)
-    for t in removed:
-        out[t] -= 1
+    if k:
+        out[t] -= k
     if void is not None:
         out[SUIT * void:SUIT * void + SUIT] = _NO_SUIT
     return out
@@ -128,14 +130,14 @@ def _decide(facts: Any, legal: list[int]) -> int:
         if _GANG_SELF <= a < _HU:  # own kong, kept when the hand is no worse without the tiles
             t = a - _GANG_SELF
             concealed = hand[t] == 4
-            if shanten(_without(hand, void, *([t] * (4 if concealed else 1))), n + concealed) <= best:
+            if shanten(_without(hand, void, t, 4 if concealed else 1), n + concealed) <= best:
                 return a
     tied = [t for t in discards if left[t] == best]
     if len(tied) == 1:
         return tied[0]
     best_t, most = -1, -1
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled C ints)
-        x = improving(_without(hand, void, t), n, best, void)
+        x = improving(_without(hand, void, t, 1), n, best, void)
         if x > most or x == most and t > best_t:
             best_t, most = t, x
     return best_t
@@ -206,10 +208,10 @@ def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: i
     if t is None:
         return _PASS
     base = shanten(_without(hand, void), n)
-    if _GANG_CLAIM in legal and shanten(_without(hand, void, t, t, t), n + 1) <= base:
+    if _GANG_CLAIM in legal and shanten(_without(hand, void, t, 3), n + 1) <= base:
         return _GANG_CLAIM
     if _PENG in legal:
-        rest = _without(hand, void, t, t)
+        rest = _without(hand, void, t, 2)
         # D2 lets a seat holding void tiles PENG: with nothing else left, its discard is a void
         # tile and the hand outside the void gains nothing (``base``)
         after = lowest_held(shanten_one_changed(rest, n + 1, -1), rest)  # 9: nothing left to discard

@@ -174,12 +174,16 @@ def reading(c: Sequence[int], melds: Sequence[Meld], winning_tile: int, ctx: Win
             common["MENQING"] = 1
         if all(k % SUIT_LEN not in _TERMINAL_RANKS for k in kinds):
             common["ZHONGZHANG"] = 1
-    best: Reading | None = None
+    best: dict[str, int] | None = None
+    best_fan = -1
     for items in _shape_readings(c, melds, kinds, config):
-        r = _scored({**items, **common})
-        if best is None or r.fan > best.fan:  # ties keep the earlier: seven pairs first (§5)
-            best = r
-    return best
+        patterns = _listed({**items, **common})
+        fan = 0
+        for k, n in patterns.items():  # a loop, not sum(genexpr): compiled, no generator per reading
+            fan += FAN[k] * n
+        if fan > best_fan:  # ties keep the earlier: seven pairs first (§5)
+            best, best_fan = patterns, fan
+    return None if best is None else Reading(best_fan, best)  # one frozen dataclass made, the best
 
 
 def _shape_readings(c: Sequence[int], melds: Sequence[Meld], kinds: Sequence[int],
@@ -225,12 +229,11 @@ def _yaojiu_cut(c: Sequence[int], melds: Sequence[Meld]) -> bool:
     return pairs == 1
 
 
-def _scored(items: dict[str, int]) -> Reading:
-    """Items as a reading: PINGHU added when no hand item applies, listed in ``PATTERN_ORDER``."""
+def _listed(items: dict[str, int]) -> dict[str, int]:
+    """A reading's items: PINGHU added when no hand item applies, listed in ``PATTERN_ORDER``."""
     if not any(k in items for k in HAND_ITEMS):
         items["PINGHU"] = 1
-    patterns = {k: items[k] for k in PATTERN_ORDER if k in items}
-    return Reading(sum(FAN[k] * n for k, n in patterns.items()), patterns)
+    return {k: items[k] for k in PATTERN_ORDER if k in items}
 
 
 def max_wait_fan(c: Sequence[int], melds: Sequence[Meld], void: int | None, config: RuleConfig) -> int | None:
