@@ -337,3 +337,28 @@ def test_a_rejected_step_leaves_state_and_events_unchanged(seed):
     with pytest.raises(IllegalActionError, match="the hand is over"):
         g.step(0, A.PASS)
     assert tried > 20
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_step_outside_the_pending_actions_is_refused_whatever_the_integer(ruleset):
+    """``TableGame.step`` checks the action against the seat's pending ones (compiled: as C
+    integers): one just outside them, a negative one and ones far past any C integer are each an
+    ``IllegalActionError`` naming what is legal, and the game is as it was; every pending one is taken."""
+    import copy
+
+    from cnmahjong.envs.core.engine import IllegalActionError as EngineIllegal
+    from cnmahjong.envs.core.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(2))
+    game.play_forced()
+    seat, legal = next(iter(game.pending.items()))
+    outside = next(a for a in range(rs.num_actions) if a not in legal)
+    before = (copy.deepcopy(game.pending), [bytes(h) for h in game.hands], len(game.events))
+    for bad in (outside, -1, -(2**62), 2**62, 2**63, 10**30, -(10**30)):
+        with pytest.raises(EngineIllegal, match="legal"):
+            game.step(seat, bad)
+        assert (game.pending, [bytes(h) for h in game.hands], len(game.events)) == before
+    for a in legal:  # each pending action is accepted (on a copy of the game)
+        other = game.clone()
+        other.step(seat, a)

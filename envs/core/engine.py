@@ -58,6 +58,25 @@ def _class_facts(cls: type) -> tuple[int, bytes, bool, bytes]:
     return facts
 
 
+@cython.cfunc
+@cython.inline
+@cython.locals(legal=list, i=cython.Py_ssize_t, a=cython.longlong)
+@cython.returns(cython.bint)
+def _offered(legal: list, action: int) -> bool:
+    """Whether the int ``action`` is among a seat's pending actions ``legal`` (small Python ints):
+    compiled, each compared as a C integer (``in`` would make a rich comparison of objects per item,
+    every step). An action past the C range is offered nowhere."""
+    if not cython.compiled:
+        return action in legal
+    if not -(1 << 62) < action < 1 << 62:
+        return False
+    a = action
+    for i in range(len(legal)):  # noqa: SIM110 - a C loop; any(genexpr) would be a generator object
+        if cython.cast(cython.longlong, legal[i]) == a:
+            return True
+    return False
+
+
 def slot_names(cls: type) -> tuple[str, ...]:
     """Every ``__slots__`` name of ``cls`` and its bases (``__dict__`` and ``__weakref__`` aside)."""
     names = []
@@ -359,7 +378,7 @@ class TableGame:
         if type(action) is not int:
             action = int_arg(action, "action")
         legal = self.pending.get(seat)
-        if legal is None or action not in legal:
+        if legal is None or not _offered(legal, action):
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
         if self.events is not None:  # None: a rollout's game keeps no log
