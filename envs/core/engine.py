@@ -65,7 +65,8 @@ def _class_facts(cls: type) -> tuple[int, bytes, bool, bytes]:
 def _offered(legal: list, action: int) -> bool:
     """Whether the int ``action`` is among a seat's pending actions ``legal`` (small Python ints):
     compiled, each compared as a C integer (``in`` would make a rich comparison of objects per item,
-    every step). An action past the C range is offered nowhere."""
+    every step; as Python, ``step`` asks ``in`` itself: no call). An action past the C range is
+    offered nowhere."""
     if not cython.compiled:
         return action in legal
     if not -(1 << 62) < action < 1 << 62:
@@ -378,7 +379,7 @@ class TableGame:
         if type(action) is not int:
             action = int_arg(action, "action")
         legal = self.pending.get(seat)
-        if legal is None or not _offered(legal, action):
+        if legal is None or (not _offered(legal, action) if cython.compiled else action not in legal):
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
         if self.events is not None:  # None: a rollout's game keeps no log
