@@ -19,7 +19,7 @@ from cnmahjong.envs.core.engine import slot_names
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.tiles import COPIES
 from cnmahjong.envs.core.wall import EMPTY
-from cnmahjong.envs.core.worlds import SeatView, public_events, unseen_counts
+from cnmahjong.envs.core.worlds import SeatView, public_events, unseen_counts, unseen_row
 
 RULESETS = ("changsha", "hangzhou", "sichuan")
 RARE = ("dice", "haidi_draw", "kong_draw", "kong_discard", "rob", "haidi_discard")
@@ -97,8 +97,33 @@ def test_unseen_counts_count_every_tile_the_seat_sees(name):
                 seen.update({k: n for k, n in enumerate(game._world_shown(s)) if n})
         seen.update(game._world_face_up())
         assert unseen_counts(game, seat) == [COPIES - seen[k] for k in range(game.NUM_KINDS)]
+        assert unseen_row(game, seat) == bytearray(COPIES - seen[k] for k in range(game.NUM_KINDS))
         checked += 1
     assert checked > 1000, checked
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_unseen_counts_refuse_a_game_whose_tiles_do_not_add_up(name):
+    """A river row of the wrong length, a tile outside the kinds or a fifth copy seen is an error
+    naming it (the counts are written through a C pointer compiled: nothing is read or written
+    outside the row)."""
+    game, seat = next(p for p in positions(name, hands=1, seed=7) if p[0].rivers[(p[1] + 1) % 4])
+    other = (seat + 1) % 4
+    if hasattr(game, "river_counts"):
+        broken = game.clone()
+        broken.river_counts[other] = bytearray(game.NUM_KINDS - 1)
+        with pytest.raises(ValueError, match=f"a river or shown row of {game.NUM_KINDS - 1} kinds"):
+            unseen_row(broken, seat)
+    else:
+        broken = game.clone()
+        broken.rivers[other].append(game.NUM_KINDS)
+        with pytest.raises(ValueError, match=f"tile kind {game.NUM_KINDS} outside the {game.NUM_KINDS} kinds"):
+            unseen_row(broken, seat)
+    crowded = game.clone()
+    t = next(k for k in range(game.NUM_KINDS) if crowded.hands[seat][k])
+    crowded.hands[seat][t] = COPIES + 1
+    with pytest.raises(AssertionError, match=f"sees more than {COPIES} copies"):
+        unseen_counts(crowded, seat)
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -29,7 +29,7 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes import count_bytes, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
@@ -183,17 +183,18 @@ def _plus(counts: list[int], t: int, value: int) -> list[int]:
 
 
 @cython.locals(current=cython.int, k=cython.int, total=cython.int, u=cython.int, x=cython.int, a=cython.p_uchar,
-               unseen=list)
-def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int]) -> int:
+               up=cython.p_uchar)
+def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int] | bytearray) -> int:
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
     after = new_row(NUM_KINDS)  # the shanten after each draw, plus one (``shapes.row_values``)
     shanten_changed_row(hand, melded, n, 1, after)
-    if len(unseen) < NUM_KINDS:  # read without a check below
-        raise ValueError(f"{len(unseen)} unseen counts for {NUM_KINDS} kinds")
-    a = after
+    counts = count_bytes(unseen)  # the game's facts give a bytearray (``worlds.unseen_row``): as it is
+    if len(counts) < NUM_KINDS:  # read through a C pointer below
+        raise ValueError(f"{len(counts)} unseen counts for {NUM_KINDS} kinds")
+    a, up = after, counts
     total = 0
     for k in range(NUM_KINDS):  # a plain loop over typed names: a C loop in the compiled build
-        u = unseen[k]
+        u = up[k]
         x = a[k]
         if u and x <= current:  # the shanten (x - 1) below current
             total += u

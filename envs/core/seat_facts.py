@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from cnmahjong.envs.core.tiles import counts_copy
-from cnmahjong.envs.core.worlds import unseen_counts
+from cnmahjong.envs.core.worlds import unseen_row
 
 
 class Observed:
@@ -50,6 +50,7 @@ class OnGame:
         holds the same values), which the shape functions read without converting."""
         return counts_copy(self.game.hands[self.seat])
 
-    def unseen(self) -> list[int]:
-        """Copies of each kind the seat cannot see (``worlds.unseen_counts``)."""
-        return unseen_counts(self.game, self.seat)
+    def unseen(self) -> bytearray:
+        """Copies of each kind the seat cannot see (``worlds.unseen_row``: the decoded list's values
+        as a ``bytearray``, which the 进张 loops read through a C pointer)."""
+        return unseen_row(self.game, self.seat)

@@ -1,6 +1,4 @@
-# C calls for worlds.py (pure-Python mode, as ``shapes.pxd``): ``unseen_counts``, asked at every
+# C calls for worlds.py (pure-Python mode, as ``shapes.pxd``): ``unseen_row``, asked at every
 # tied greedy discard, reads its count rows with the shapes' own C helper, not through a Python call.
 from cnmahjong.envs.core.shapes cimport count_bytes
 from cnmahjong.envs.core.meld cimport Meld  # its fields read as C struct members
-from cpython.list cimport PyList_New, PyList_SET_ITEM  # unseen_counts' list made at its size
-from cpython.ref cimport Py_INCREF

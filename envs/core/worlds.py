@@ -187,54 +187,86 @@ def _hook(game: Any, name: str) -> Callable[..., Any] | None:
     return getattr(game, name, None)
 
 
-@cython.locals(s=cython.int, seat=cython.int, t=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
-               p=cython.p_uchar, rp=cython.p_uchar, out=list, counted=list, m=Meld, melds=list)
-def unseen_counts(game: Any, seat: int) -> list[int]:
-    """Copies of each kind that ``seat`` cannot see: all of them minus its own hand, every meld it
-    sees, every river, the tiles face up and the other seats' shown tiles. A game that keeps its
-    rivers counted (``river_counts``: a count row per seat, Changsha's and Hangzhou's) has those
-    rows added, not its rivers' tiles counted one by one (a greedy tie-break asks this every turn)."""
+_UNSEEN_HOOKS: dict[type, tuple[Any, Any]] = {}
+"""Each game class's ``(_world_face_up, _world_shown)`` (None where it has none), looked up once:
+``unseen_row`` runs at every tied greedy discard, and a missed ``getattr`` is a search of the
+class's whole hierarchy each time."""
+
+
+def _unseen_hooks(cls: type) -> tuple[Any, Any]:
+    found = _UNSEEN_HOOKS.get(cls)
+    if found is None:
+        found = _UNSEEN_HOOKS[cls] = (getattr(cls, "_world_face_up", None), getattr(cls, "_world_shown", None))
+    return found
+
+
+@cython.cfunc
+@cython.locals(p=cython.p_uchar, kinds=cython.int, t=cython.int)
+@cython.returns(cython.int)
+@cython.exceptval(-1)
+def _count_tiles(p: bytearray, kinds: int, group: Any) -> int:
+    """One more seen of each tile kind in ``group``, each checked to be one of the ``kinds``."""
+    for t in group:
+        if t < 0 or t >= kinds:
+            raise ValueError(f"tile kind {t} outside the {kinds} kinds")
+        p[t] += 1
+    return 0
+
+
+@cython.cfunc
+@cython.locals(p=cython.p_uchar, kinds=cython.int, k=cython.int, rp=cython.p_uchar)
+@cython.returns(cython.int)
+@cython.exceptval(-1)
+def _count_row(p: bytearray, kinds: int, row: Any) -> int:
+    """A count row (a river's, or a seat's shown tiles) added to the seen counts, its length checked."""
+    row = count_bytes(row)  # read only: a bytearray as it is
+    if len(row) != kinds:
+        raise ValueError(f"a river or shown row of {len(row)} kinds, not {kinds}")
+    rp = row  # read through a C pointer, its length checked
+    for k in range(kinds):
+        p[k] += rp[k]
+    return 0
+
+
+@cython.locals(s=cython.int, seat=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
+               p=cython.p_uchar, counted=list, m=Meld, melds=list)
+def unseen_row(game: Any, seat: int) -> bytearray:
+    """``unseen_counts`` as a ``bytearray`` (what the greedy players' 进张 loops read through a C
+    pointer): all copies of each kind minus ``seat``'s hand, every meld it sees, every river, the
+    tiles face up and the other seats' shown tiles. A game that keeps its rivers counted
+    (``river_counts``: a count row per seat, Changsha's and Hangzhou's) has those rows added, not
+    its rivers' tiles counted one by one."""
     seen = counts_copy(game.hands[seat])
     kinds = len(seen)
     p = seen  # the compiled loops count into it through a C pointer, each kind checked first
-    counted = getattr(game, "river_counts", None)
-    rows = [] if counted is None else counted
-    tiles: list[Any] = [] if counted is not None else [game.rivers[s] for s in range(NUM_SEATS)]
+    face_up, shown = _unseen_hooks(type(game))
     melds = game.melds
     for s in range(NUM_SEATS):
         for m in melds[s]:  # a loop, not a genexpr over typed names (docs/performance.md); a Meld's
             if s == seat or not m.hidden:  # fields C reads compiled
-                tiles.append(m.tiles)
-    face_up = _hook(game, "_world_face_up")
+                _count_tiles(p, kinds, m.tiles)
     if face_up is not None:
-        tiles.append(face_up())
-    for group in tiles:
-        for t in group:
-            if t < 0 or t >= kinds:
-                raise ValueError(f"tile kind {t} outside the {kinds} kinds")
-            p[t] += 1
-    shown = _hook(game, "_world_shown")
-    if shown is not None:
-        rows = rows + [shown(s) for s in range(NUM_SEATS) if s != seat]
-    for row in rows:
-        row = count_bytes(row)  # read only: a bytearray as it is
-        if len(row) != kinds:
-            raise ValueError(f"a river or shown row of {len(row)} kinds, not {kinds}")
-        rp = row  # read through a C pointer, its length checked
-        for k in range(kinds):
-            p[k] += rp[k]
+        _count_tiles(p, kinds, face_up(game))
+    counted = getattr(game, "river_counts", None)
+    for s in range(NUM_SEATS):
+        if counted is None:
+            _count_tiles(p, kinds, game.rivers[s])
+        else:
+            _count_row(p, kinds, counted[s])
+        if shown is not None and s != seat:
+            _count_row(p, kinds, shown(game, s))
     copies = COPIES  # a C int: compared with the module global, each kind would be made a Python int
     for k in range(kinds):
         if p[k] > copies:
             raise AssertionError(f"seat {seat} sees more than {COPIES} copies of a kind: {list(seen)}")
-    if not cython.compiled:
-        return [copies - x for x in seen]
-    out = PyList_New(kinds)  # noqa: F821 - C only (worlds.pxd): made at its size, filled in place
     for k in range(kinds):
-        item = copies - p[k]  # a Python int whose reference the list takes
-        Py_INCREF(item)  # noqa: F821
-        PyList_SET_ITEM(out, k, item)  # noqa: F821
-    return out
+        p[k] = copies - p[k]
+    return seen
+
+
+def unseen_counts(game: Any, seat: int) -> list[int]:
+    """Copies of each kind that ``seat`` cannot see (``unseen_row`` as a list)."""
+    return list(unseen_row(game, seat))
 
 
 def public_events(game: Any, seat: int) -> list[dict[str, Any]]:

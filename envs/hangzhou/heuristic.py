@@ -22,7 +22,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import lowest_held, lowest_of
+from cnmahjong.envs.core.shapes import count_bytes, lowest_held, lowest_of
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
 from cnmahjong.envs.hangzhou import actions as A
@@ -140,8 +140,8 @@ def _decide(facts: Any, legal: list[int]) -> int:
 
 
 @cython.locals(k=cython.int, best=cython.int, u=cython.int, c=cython.int, s=cython.int, total=cython.int,
-               with_wild=cython.int, white=cython.int, white_tile=cython.int, after=list)
-def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> int:
+               with_wild=cython.int, white=cython.int, white_tile=cython.int, after=list, up=cython.p_uchar)
+def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | bytearray) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
     ``best``. One pass over the natural kinds (``wild.shanten_after_draw_and_wild``): a drawn 财神 adds a
     wildcard, a drawn 白板 the indicator's natural kind, any other tile its own."""
@@ -149,9 +149,13 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int]) -> 
     after, with_wild = shanten_after_draw_and_wild(b, w, n)
     white = natural_kind(WHITE, k)  # every other non-财神 tile plays its own kind
     white_tile = WHITE  # a C int: compared with a module global, each kind would be made a Python int
+    counts = count_bytes(unseen)  # the game's facts give a bytearray (``worlds.unseen_row``): as it is
+    if len(counts) < NUM_KINDS:  # read through a C pointer below
+        raise ValueError(f"{len(counts)} unseen counts for {NUM_KINDS} kinds")
+    up = counts
     total = 0
     for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
-        c = unseen[u]
+        c = up[u]
         if c:
             s = with_wild if u == k else after[white if u == white_tile else u]
             if s < best:
