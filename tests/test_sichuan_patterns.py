@@ -354,3 +354,12 @@ def test_cross_check_brute_force_100000_hands():
         assert {k for k in range(27) if got >> k & 1} == want, (c, ms, void)
         ready += bool(want)
     assert ready > 5_000
+
+
+def test_s5_a_reading_refuses_counts_that_are_not_the_27_kinds():
+    """``reading`` counts the hand through a C pointer compiled: a count vector of another length
+    that still makes a win shape is an error naming the length, never a read past the kinds."""
+    c = to_counts(parse("123456789m22345p")) + [0]
+    with pytest.raises(ValueError, match="counts must hold 27 kinds, got 28"):
+        reading(c, [], 19, WinContext(), RuleConfig(), 1)
+    assert reading(c[:27], [], 19, WinContext(), RuleConfig(), 1).patterns == {"PINGHU": 1}

@@ -50,6 +50,7 @@ PATTERN_ORDER = ("PINGHU", *HAND_ITEMS, "GEN", "GANGKAI", "GANGPAO", "QIANGGANG"
 
 _JIANG_RANKS = (1, 4, 7)  # ranks 2, 5, 8 as 0-based ranks
 _TERMINAL_RANKS = (0, 8)
+_TERMINAL_MASK = sum(1 << r for r in _TERMINAL_RANKS)  # the same ranks as bits (``reading``'s C loop)
 
 
 def suit_mask(void: int | None) -> int:
@@ -139,6 +140,8 @@ class Reading:
     patterns: dict[str, int]
 
 
+@cython.locals(k=cython.int, t=cython.int, suits=cython.int, gen=cython.int, middle=cython.bint,
+               concealed=cython.bint, terminal=cython.int, p=cython.p_uchar, kinds=list)
 def reading(c: Sequence[int], melds: Sequence[Meld], winning_tile: int, ctx: WinContext,
             config: RuleConfig, void: int | None = None) -> Reading | None:
     """The best reading (§5) of concealed counts ``c`` (winning tile included) and ``melds``, or
@@ -148,15 +151,28 @@ def reading(c: Sequence[int], melds: Sequence[Meld], winning_tile: int, ctx: Win
         return None
     if config.tiandihu and (ctx.tianhu or ctx.dihu):
         return Reading(config.tiandihu_fan, {"TIANHU" if ctx.tianhu else "DIHU": 1})
-    total = list(c)
-    for m in melds:
+    total = bytearray(c)  # every tile of the hand, its melds' added (read through a C pointer)
+    if len(total) != NUM_SUITED_KINDS:
+        raise ValueError(f"counts must hold {NUM_SUITED_KINDS} kinds, got {len(total)}")
+    concealed = True  # every meld a 暗杠 (门清)
+    for m in melds:  # loops over typed names, not comprehensions: C loops in the compiled build
+        concealed = concealed and m.kind == ANGANG
         for t in m.tiles:
             total[t] += 1
-    kinds = [k for k in range(NUM_SUITED_KINDS) if total[k]]
+    p = total
+    kinds = []
+    suits = gen = 0
+    middle = True  # no 1 or 9 (中张)
+    terminal = _TERMINAL_MASK  # a C int: its bits tested in C
+    for k in range(NUM_SUITED_KINDS):
+        if p[k]:
+            kinds.append(k)
+            suits |= 1 << k // SUIT_LEN
+            gen += p[k] == COPIES  # 根: every copy of a kind held
+            middle = middle and not terminal >> k % SUIT_LEN & 1
     common: dict[str, int] = {}
-    if len({k // SUIT_LEN for k in kinds}) == 1:
+    if suits == 1 or suits == 2 or suits == 4:  # one suit
         common["QINGYISE"] = 1
-    gen = sum(1 for k in kinds if total[k] == COPIES)
     if gen:
         common["GEN"] = gen
     if ctx.gangkai:
@@ -170,17 +186,17 @@ def reading(c: Sequence[int], melds: Sequence[Meld], winning_tile: int, ctx: Win
     if ctx.self_drawn and config.zimo_bonus == "fan" and not (ctx.dianganghua and config.dianganghua == "dianpao"):
         common["ZIMO"] = 1
     if config.menqing_zhongzhang:
-        if all(m.kind == ANGANG for m in melds):
+        if concealed:
             common["MENQING"] = 1
-        if all(k % SUIT_LEN not in _TERMINAL_RANKS for k in kinds):
+        if middle:
             common["ZHONGZHANG"] = 1
     best: dict[str, int] | None = None
     best_fan = -1
     for items in _shape_readings(c, melds, kinds, config):
         patterns = _listed({**items, **common})
         fan = 0
-        for k, n in patterns.items():  # a loop, not sum(genexpr): compiled, no generator per reading
-            fan += FAN[k] * n
+        for item, n in patterns.items():  # a loop, not sum(genexpr): compiled, no generator per reading
+            fan += FAN[item] * n
         if fan > best_fan:  # ties keep the earlier: seven pairs first (§5)
             best, best_fan = patterns, fan
     return None if best is None else Reading(best_fan, best)  # one frozen dataclass made, the best
@@ -231,9 +247,18 @@ def _yaojiu_cut(c: Sequence[int], melds: Sequence[Meld]) -> bool:
 
 def _listed(items: dict[str, int]) -> dict[str, int]:
     """A reading's items: PINGHU added when no hand item applies, listed in ``PATTERN_ORDER``."""
-    if not any(k in items for k in HAND_ITEMS):
+    plain = True  # loops, not any(genexpr) and a comprehension: compiled, no generator per reading
+    for item in HAND_ITEMS:
+        if item in items:
+            plain = False
+            break
+    if plain:
         items["PINGHU"] = 1
-    return {k: items[k] for k in PATTERN_ORDER if k in items}
+    listed = {}
+    for item in PATTERN_ORDER:
+        if item in items:
+            listed[item] = items[item]
+    return listed
 
 
 def max_wait_fan(c: Sequence[int], melds: Sequence[Meld], void: int | None, config: RuleConfig) -> int | None:
