@@ -435,3 +435,27 @@ def test_a_twin_refuses_counts_that_disagree_before_the_sums_could_overflow(rule
         twin.planes(game, 0)
     game.river_counts[1][k] = 0
     assert twin.planes(game, 0) == before
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_twin_refuses_a_seat_before_it_clears_the_batch_row(ruleset: str) -> None:
+    """``planes`` and ``planes_into`` of each twin refuse a seat outside 0..3 (``planes.pxd``'s
+    ``seat_checked``, one check for the three twins) before a byte of the caller's row is cleared."""
+    _require_compiled()
+    import importlib
+
+    import numpy as np
+
+    twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")
+    rs = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(ruleset)
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(4))
+    size = len(twin.planes(game, 0))
+    buf = bytearray(b"\x07" * (size + 3))
+    for seat in (-1, 4):
+        with pytest.raises(ValueError, match=f"seat must be 0..3, got {seat}"):
+            twin.planes(game, seat)
+        with pytest.raises(ValueError, match=f"seat must be 0..3, got {seat}"):
+            twin.planes_into(game, seat, buf, 3)
+        assert buf == bytearray(b"\x07" * (size + 3))
+    twin.planes_into(game, 2, buf, 3)
+    assert bytes(buf[3:]) == twin.planes(game, 2) and buf[:3] == b"\x07" * 3

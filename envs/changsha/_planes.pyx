@@ -74,8 +74,6 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     cdef unsigned char small[27]
     cdef int r, s, k, i, n, t, dealer, actor
     cdef const unsigned char* row
-    if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
     memset(seen, 0, sizeof(seen))
     row = count_bytes(game.hands[seat], 27)
     therm_into(out, HAND, 4, row, 27)

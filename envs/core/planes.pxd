@@ -134,12 +134,20 @@ cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t s
 
 
 ctypedef int (*write_planes)(object game, int seat, unsigned char* out) except -1
-"""A twin's writer: the planes of ``seat`` into the zero row at ``out`` (its ``planes`` and
-``planes_into`` check the game's class first)."""
+"""A twin's writer: the planes of ``seat`` (0..3, checked by ``planes_of`` and ``planes_into_row``)
+into the zero row at ``out`` (its ``planes`` and ``planes_into`` check the game's class first)."""
+
+
+cdef inline int seat_checked(int seat) except -1:
+    """``seat`` when it is one of the four, else an error naming it (before any byte is written)."""
+    if not 0 <= seat < 4:
+        raise ValueError(f"seat must be 0..3, got {seat}")
+    return seat
 
 
 cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_t size):
     """A twin's ``planes``: its row as bytes (a new bytearray is zero already: not cleared again)."""
+    seat_checked(seat)
     cdef bytearray buf = bytearray(size)
     write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
     return bytes(buf)
@@ -147,7 +155,9 @@ cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_
 
 cdef inline int planes_into_row(write_planes write, object game, int seat, bytearray buf, Py_ssize_t offset,
                                 Py_ssize_t size) except -1:
-    """A twin's ``planes_into``: its row written over ``buf[offset:offset + size]``."""
+    """A twin's ``planes_into``: its row written over ``buf[offset:offset + size]``; a bad seat or
+    offset is refused before the row is cleared."""
+    seat_checked(seat)
     return write(game, seat, row_at(buf, offset, size))
 
 

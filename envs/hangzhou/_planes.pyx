@@ -74,8 +74,6 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     cdef int r, s, a, b, j, k, i, n, actor, streak
     cdef const unsigned char* row
     cdef bint own_turn
-    if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
     row = count_bytes(game.hands[seat], N)
     therm_into(out, HAND, 4, row, N)
     memset(seen, 0, sizeof(seen))

@@ -91,8 +91,6 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     cdef unsigned char row[N]
     cdef int r, s, n, actor, picks
     cdef const unsigned char* hand
-    if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
     hand = count_bytes(game.hands[seat], N)
     therm_into(out, HAND, 4, hand, N)
     phase = game.phase
