@@ -349,6 +349,22 @@ def test_a_drawn_wildcard_with_every_honour_held():
         assert after == wild.shanten_after_draw(bytes(c), w, melds)
 
 
+def test_a_wild_row_is_the_list_plus_one_and_a_short_row_is_refused():
+    """``wild.shanten_after_draw_row`` (what the greedy player's 进张 loop reads through a C pointer)
+    holds ``shanten_after_draw`` plus one and returns the drawn wildcard's shanten; a row shorter
+    than the 34 kinds is an error, never a write past its end."""
+    from cnmahjong.envs.core import wild
+
+    r = random.Random(8)
+    for _ in range(200):
+        c, melds, w = _random_wild_hand(r, 13)
+        row = bytearray(34)
+        assert wild.shanten_after_draw_row(bytes(c), w, melds, row) == wild.shanten(bytes(c), w + 1, melds)
+        assert [x - 1 for x in row] == wild.shanten_after_draw(bytes(c), w, melds)
+    with pytest.raises(ValueError, match="a row of 20 bytes for 34 kinds"):
+        wild.shanten_after_draw_row(bytes(c), w, melds, bytearray(20))
+
+
 def test_shanten_after_discard_equals_one_shanten_per_discarded_kind():
     """``wild.shanten_after_discard`` (the greedy player's discard scores in one pass) equals
     ``wild.shanten`` of the hand less each held kind (9 for a kind not held), over 3,000 random

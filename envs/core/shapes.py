@@ -523,10 +523,23 @@ def standard_shanten_changed_row(c: Sequence[int], melds: int, delta: int, row: 
     a row written into ``row`` (``row_values``: each value plus one): a greedy player's 进张 count
     reads it without a list between."""
     b = count_bytes(c)  # a bytearray as it is: the tables read it through a pointer (bytes() costs a call)
+    _check_row(row, NUM_KINDS)
     if cython.compiled and _in_tables(b, NUM_KINDS, delta):
         _table_changed_row(b, melds, delta, row)
     else:
         _pareto_one_changed_row(bytes(b), melds, delta, row)  # its slices are dict keys: bytes
+
+
+@cython.cfunc
+@cython.locals(n=cython.int)
+@cython.returns(cython.int)
+@cython.exceptval(-1)
+def _check_row(row: bytearray, n: int) -> int:
+    """A row too short for ``n`` kinds is an error naming both, before a byte is written (the
+    compiled rows are written through C pointers, the Pareto path kind by kind)."""
+    if len(row) < n:
+        raise ValueError(f"a row of {len(row)} bytes for {n} kinds")
+    return 0
 
 
 def new_row(n: int) -> bytearray:
@@ -548,8 +561,7 @@ def row_values(row: bytearray, n: int) -> list[int]:
     plus one (a complete hand's -1 is 0; 10 is the 9 of a change that cannot be). A greedy
     player's questions (one row per candidate discard) pass rows from the tables to its count
     without a Python int or list between; this is their list, where one is asked for."""
-    if len(row) < n:
-        raise ValueError(f"a row of {len(row)} bytes for {n} kinds")
+    _check_row(row, n)
     if not cython.compiled:
         return [x - 1 for x in row[:n]]
     p = row
@@ -788,6 +800,7 @@ def standard_shanten_honours_changed_row(c: Sequence[int], melds: int, delta: in
     written into ``row`` (``row_values``: each value plus one; C types: shapes.pxd): the wildcard
     rulesets' greedy rows (``wild``) read it without a list between."""
     b = count_bytes(c)  # a bytearray as it is (the tables read it through a pointer)
+    _check_row(row, NUM_KINDS + HONOURS)
     if cython.compiled and _in_tables(b, NUM_KINDS + HONOURS, delta):
         _table_changed_row(b, melds, delta, row)
     else:  # the Pareto sets' slices are dict keys: bytes
@@ -1157,8 +1170,7 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
     n = len(b)
-    if len(row) < n:  # written through a C pointer below
-        raise ValueError(f"a row of {len(row)} bytes for {n} kinds")
+    _check_row(row, n)  # written through a C pointer below
     out = row
     for x in range(n):
         out[x] = 10  # 9, the change that cannot be

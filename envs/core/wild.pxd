@@ -3,7 +3,7 @@
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cnmahjong.envs.core.shapes cimport (
-    _group_index, _in_tables, new_row, standard_shanten_honours, standard_shanten_honours_changed_row,
+    _group_index, _in_tables, new_row, row_values, standard_shanten_honours, standard_shanten_honours_changed_row,
 )
 
 cpdef bint complete(b, int w, bint seven_pairs) except -1
@@ -14,3 +14,4 @@ cpdef int shanten(b, int w, int melds=*) except? -99
 cpdef list shanten_after_discard(b, int w, int melds=*)
 cpdef list shanten_after_draw(b, int w, int melds=*)
 cpdef tuple shanten_after_draw_and_wild(b, int w, int melds=*)
+cpdef int shanten_after_draw_row(b, int w, int melds, bytearray row) except? -99

@@ -30,6 +30,7 @@ from cnmahjong.envs.core.shapes import (
     _group_index,
     _in_tables,
     new_row,
+    row_values,
     standard_shanten_honours,
     standard_shanten_honours_changed_row,
 )
@@ -412,28 +413,39 @@ def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
     what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
     total, pairs, singles = _tally(b)
-    standard = new_row(34)  # NUM_KINDS
-    standard_shanten_honours_changed_row(b, melds, -1, standard)
-    return _from_standards(b, standard, w, melds, -1, total, pairs, singles)
+    row = new_row(34)  # NUM_KINDS
+    standard_shanten_honours_changed_row(b, melds, -1, row)
+    _from_standards(b, row, w, melds, -1, total, pairs, singles)
+    return row_values(row, 34)
 
 
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` plus one natural tile of each kind (34 values; 9 where the kind is held
     four times), for a 3n+1 hand's 进张: one pass instead of 34 calls (the greedy players' tie-break)."""
-    return shanten_after_draw_and_wild(b, w, melds)[0]
+    row = new_row(34)  # NUM_KINDS
+    shanten_after_draw_row(b, w, melds, row)
+    return row_values(row, 34)
+
+
+def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[int], int]:
+    """(``shanten_after_draw(b, w, melds)``, ``shanten(b, w + 1, melds)``): what each natural draw
+    and a drawn wildcard make of a 3n+1 hand, from one table pass."""
+    row = new_row(34)  # NUM_KINDS
+    with_wild = shanten_after_draw_row(b, w, melds, row)
+    return row_values(row, 34), with_wild
 
 
 @cython.locals(pairs=cython.int, singles=cython.int, total=cython.int, k=cython.int, base=cython.int,
                p=cython.p_uchar, sp=cython.p_uchar)  # the arguments' C types: wild.pxd
-def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[int], int]:
-    """(``shanten_after_draw(b, w, melds)``, ``shanten(b, w + 1, melds)``): what each natural draw
-    and a drawn wildcard make of a 3n+1 hand, from one table pass (the hand's own standard shanten
-    is the after-draw value of an honour it does not hold: a lone honour forms no block)."""
+def shanten_after_draw_row(b: bytes, w: int, melds: int, row: bytearray) -> int:
+    """``shanten_after_draw(b, w, melds)`` written into ``row`` as a row (``shapes.row_values``: each
+    value plus one, 34 bytes), which the greedy player's 进张 loop reads through a C pointer; returns
+    ``shanten(b, w + 1, melds)``, a drawn wildcard's (the hand's own standard shanten is the
+    after-draw value of an honour it does not hold: a lone honour forms no block)."""
     total, pairs, singles = _tally(b)
+    standard_shanten_honours_changed_row(b, melds, 1, row)
     p = b
-    standard = new_row(34)  # NUM_KINDS
-    standard_shanten_honours_changed_row(b, melds, 1, standard)
-    sp = standard
+    sp = row  # the standard shanten rows, read before _from_standards rewrites them
     base = -99
     for k in range(27, 34):  # the honours (literal bounds: a C loop)
         if not p[k]:
@@ -441,41 +453,39 @@ def shanten_after_draw_and_wild(b: bytes, w: int, melds: int = 0) -> tuple[list[
             break
     if base == -99:  # every honour held
         base = standard_shanten_honours(b, melds)
-    return (_from_standards(b, standard, w, melds, 1, total, pairs, singles),
-            _from_standard(base, w + 1, melds, total, pairs, singles))
+    _from_standards(b, row, w, melds, 1, total, pairs, singles)
+    return _from_standard(base, w + 1, melds, total, pairs, singles)
 
 
 @cython.cfunc
 @cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
-               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, odd=list, even=list, out=list,
-               item=object, sp=cython.p_uchar)
-def _from_standards(b: bytes, standard: bytearray, w: int, melds: int, delta: int, total: int, pairs: int,
-                    singles: int) -> list:
-    """``_from_standard`` of each kind's standard shanten with one natural tile of it added
-    (``delta`` +1) or removed (-1): 9 (the change impossible) stays 9. ``standard``: those standard
-    shanten as a row (``shapes.row_values``: each plus one, 34 bytes). ``total``, ``pairs``,
+               total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, sp=cython.p_uchar,
+               odd="int[11]", even="int[11]")
+@cython.returns(cython.int)
+@cython.exceptval(-1)
+def _from_standards(b: bytes, row: bytearray, w: int, melds: int, delta: int, total: int, pairs: int,
+                    singles: int) -> int:
+    """``row`` (each kind's standard shanten with one natural tile of it added, ``delta`` +1, or
+    removed, -1, as a row: ``shapes.row_values``, each plus one, 34 bytes) rewritten in place to
+    the ``_from_standard`` of each: 9 (the change impossible) stays 9. ``total``, ``pairs``,
     ``singles``: ``_tally(b)``, which the caller has made. A kind's value hangs only on its
-    standard shanten (-1..8, or 9) and its count's parity: both rows are made once (``odd`` and
-    ``even``, at 1 + the standard shanten) and each kind takes its item from one."""
-    if len(standard) < 34 or len(b) < 34:  # read through C pointers below
-        raise ValueError(f"34 kinds to read: counts of {len(b)}, a row of {len(standard)}")
-    p = b
-    sp = standard
-    odd = [9] * 11
-    even = [9] * 11
+    standard shanten (-1..8, or 9) and its count's parity: both tables are made once (``odd`` and
+    ``even``, at 1 + the standard shanten) and each kind takes its value from one."""
+    if len(row) < 34 or len(b) < 34:  # read through C pointers below
+        raise ValueError(f"34 kinds to read: counts of {len(b)}, a row of {len(row)}")
+    if not cython.compiled:  # C arrays when compiled
+        odd, even = [0] * 11, [0] * 11
+    odd[10] = even[10] = 10  # 9, the change impossible, stays 9
     for s in range(-1, 9):
         # an odd count: one more pairs its single, one less leaves its pairs
-        odd[s + 1] = _from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1)
+        odd[s + 1] = 1 + _from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1)
         # an even count: one more is a new single, one less breaks a pair into one
-        even[s + 1] = _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
-    if not cython.compiled:
-        return [(odd if p[k] & 1 else even)[standard[k]] for k in range(NUM_KINDS)]
-    out = PyList_New(34)  # noqa: F821 - C only (wild.pxd): NUM_KINDS items, filled in place
-    for k in range(34):
+        even[s + 1] = 1 + _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
+    p = b
+    sp = row
+    for k in range(34):  # NUM_KINDS (literal bounds: a C loop)
         s = sp[k]  # 1 + the standard shanten: 0..10
         if s > 10:
             raise ValueError(f"row byte {s} at kind {k}: a row holds 0..10")
-        item = odd[s] if p[k] & 1 else even[s]
-        Py_INCREF(item)  # noqa: F821 - the list's own reference
-        PyList_SET_ITEM(out, k, item)  # noqa: F821
-    return out
+        sp[k] = odd[s] if p[k] & 1 else even[s]
+    return 0

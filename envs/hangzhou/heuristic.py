@@ -22,9 +22,9 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import count_bytes, lowest_held, lowest_of
+from cnmahjong.envs.core.shapes import count_bytes, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
-from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_and_wild
+from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
 from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_kind
@@ -140,13 +140,15 @@ def _decide(facts: Any, legal: list[int]) -> int:
 
 
 @cython.locals(k=cython.int, best=cython.int, u=cython.int, c=cython.int, s=cython.int, total=cython.int,
-               with_wild=cython.int, white=cython.int, white_tile=cython.int, after=list, up=cython.p_uchar)
+               with_wild=cython.int, white=cython.int, white_tile=cython.int, a=cython.p_uchar, up=cython.p_uchar)
 def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | bytearray) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
-    ``best``. One pass over the natural kinds (``wild.shanten_after_draw_and_wild``): a drawn 财神 adds a
+    ``best``. One pass over the natural kinds (``wild.shanten_after_draw_row``): a drawn 财神 adds a
     wildcard, a drawn 白板 the indicator's natural kind, any other tile its own."""
     b, w = natural(rest, k)
-    after, with_wild = shanten_after_draw_and_wild(b, w, n)
+    after = new_row(NUM_KINDS)  # the shanten after each natural draw, plus one (``shapes.row_values``)
+    with_wild = shanten_after_draw_row(b, w, n, after)
+    a = after
     white = natural_kind(WHITE, k)  # every other non-财神 tile plays its own kind
     white_tile = WHITE  # a C int: compared with a module global, each kind would be made a Python int
     counts = count_bytes(unseen)  # the game's facts give a bytearray (``worlds.unseen_row``): as it is
@@ -157,7 +159,7 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | by
     for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
         c = up[u]
         if c:
-            s = with_wild if u == k else after[white if u == white_tile else u]
+            s = with_wild if u == k else a[white if u == white_tile else u] - 1
             if s < best:
                 total += c
     return total
