@@ -301,3 +301,7 @@ def test_the_greedy_players_loops_choose_as_min_with_its_keys(hand, held, counts
     legal = [A.VOID + v for v in suits]
     assert _void_pick(legal, bytearray(hand)) == min(legal, key=lambda a: (_suit_counts(hand)[a - A.VOID], sum(
         hand[t] >= 2 for t in range(SUIT * (a - A.VOID), SUIT * (a - A.VOID + 1))), a))
+    sums = [sum(hand[SUIT * v:SUIT * v + SUIT]) for v in range(3)]  # _suit_counts: a loop over the bytes
+    assert _suit_counts(hand) == _suit_counts(bytearray(hand)) == sums
+    with pytest.raises(ValueError, match="26 counts for 27 kinds"):
+        _suit_counts(hand[:26])
