@@ -43,7 +43,7 @@ def after_removing(hand: list[int], *removed: int) -> list[int]:
 
 
 @cython.locals(indicator=cython.int, melds=cython.int, t=cython.int, w=cython.int, white=cython.int,
-               white_tile=cython.int, left=list, out=list)
+               white_tile=cython.int, left=list, out=list, hp=cython.p_uchar)
 def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     """``wild_shanten`` of the hand less one tile of each physical kind it holds (9 for a kind
     not held), in one pass over the natural kinds (``wild.shanten_after_discard``): a discarded
@@ -52,9 +52,11 @@ def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     left = shanten_after_discard(b, w, melds)
     white = natural_kind(WHITE, indicator)
     white_tile = WHITE  # a C int (see improving)
+    held = count_bytes(hand)  # a game's bytearray as it is, its 34 kinds checked (wild._tally, above)
+    hp = held  # read through a C pointer: no Python int per kind
     out = [9] * NUM_KINDS
     for t in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
-        if hand[t]:
+        if hp[t]:
             if t == indicator:
                 out[t] = shanten(b, w - 1, melds)
             else:
