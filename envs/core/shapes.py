@@ -533,7 +533,6 @@ def standard_shanten_changed_row(c: Sequence[int], melds: int, delta: int, row: 
 @cython.cfunc
 @cython.locals(n=cython.int)
 @cython.returns(cython.int)
-@cython.exceptval(-1)
 def _check_row(row: bytearray, n: int) -> int:
     """A row too short for ``n`` kinds is an error naming both, before a byte is written (the
     compiled rows are written through C pointers, the Pareto path kind by kind)."""

@@ -462,7 +462,6 @@ def shanten_after_draw_row(b: bytes, w: int, melds: int, row: bytearray) -> int:
                total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, sp=cython.p_uchar,
                odd="int[11]", even="int[11]")
 @cython.returns(cython.int)
-@cython.exceptval(-1)
 def _from_standards(b: bytes, row: bytearray, w: int, melds: int, delta: int, total: int, pairs: int,
                     singles: int) -> int:
     """``row`` (each kind's standard shanten with one natural tile of it added, ``delta`` +1, or

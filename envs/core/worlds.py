@@ -203,7 +203,6 @@ def _unseen_hooks(cls: type) -> tuple[Any, Any]:
 @cython.cfunc
 @cython.locals(p=cython.p_uchar, kinds=cython.int, t=cython.int)
 @cython.returns(cython.int)
-@cython.exceptval(-1)
 def _count_tiles(p: bytearray, kinds: int, group: Any) -> int:
     """One more seen of each tile kind in ``group``, each checked to be one of the ``kinds``."""
     for t in group:
@@ -216,7 +215,6 @@ def _count_tiles(p: bytearray, kinds: int, group: Any) -> int:
 @cython.cfunc
 @cython.locals(p=cython.p_uchar, kinds=cython.int, k=cython.int, rp=cython.p_uchar)
 @cython.returns(cython.int)
-@cython.exceptval(-1)
 def _count_row(p: bytearray, kinds: int, row: Any) -> int:
     """A count row (a river's, or a seat's shown tiles) added to the seen counts, its length checked."""
     row = count_bytes(row)  # read only: a bytearray as it is
