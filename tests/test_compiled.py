@@ -438,9 +438,9 @@ def test_a_twin_refuses_counts_that_disagree_before_the_sums_could_overflow(rule
 
 
 @pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
-def test_a_twin_refuses_a_seat_before_it_clears_the_batch_row(ruleset: str) -> None:
-    """``planes`` and ``planes_into`` of each twin refuse a seat outside 0..3 (``planes.pxd``'s
-    ``seat_checked``, one check for the three twins) before a byte of the caller's row is cleared."""
+def test_a_twin_refuses_a_seat_or_a_game_before_it_clears_the_batch_row(ruleset: str) -> None:
+    """``planes`` and ``planes_into`` of each twin (one ``envs.core.planes.Twin`` for the three) refuse
+    a seat outside 0..3 and another ruleset's game before a byte of the caller's row is cleared."""
     _require_compiled()
     import importlib
 
@@ -457,5 +457,11 @@ def test_a_twin_refuses_a_seat_before_it_clears_the_batch_row(ruleset: str) -> N
         with pytest.raises(ValueError, match=f"seat must be 0..3, got {seat}"):
             twin.planes_into(game, seat, buf, 3)
         assert buf == bytearray(b"\x07" * (size + 3))
+    other = "sichuan" if ruleset != "sichuan" else "changsha"  # another ruleset's game: refused by its class
+    ors = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(other)
+    foreign = ors.new_hand(ors.as_config(ors.default_rules), np.random.default_rng(4))
+    with pytest.raises(TypeError, match=f"written from a {type(game).__name__}, got {type(foreign).__name__}"):
+        twin.planes_into(foreign, 0, buf, 3)
+    assert buf == bytearray(b"\x07" * (size + 3))
     twin.planes_into(game, 2, buf, 3)
     assert bytes(buf[3:]) == twin.planes(game, 2) and buf[:3] == b"\x07" * 3

@@ -18,8 +18,8 @@ from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into, planes_into_row, planes_of,
-                                         recent_into, seen_add, therm_into, unseen_into)
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into, recent_into,
+                                         seen_add, therm_into, twin_of, unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import refuse_unless_written_for
 
@@ -52,20 +52,16 @@ cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 
-def planes(ChangshaGame game, int seat):
-    """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
-    return planes_of(_write, game, seat, SIZE)
-
-
-def planes_into(ChangshaGame game, int seat, bytearray buf, Py_ssize_t offset):
-    """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
-    in place: ``VectorEnv``)."""
-    planes_into_row(_write, game, seat, buf, offset, SIZE)
+_twin = twin_of(_write, ChangshaGame, SIZE)  # the entry points, their checks in envs/core/planes (Twin)
+planes = _twin.planes
+"""``planes(game, seat)``: the observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
+planes_into = _twin.planes_into
+"""``planes_into(game, seat, buf, offset)``: written over a batch's row in place (``VectorEnv``)."""
 
 
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a ChangshaGame, checked by
-    ``planes`` and ``planes_into``)."""
+    its ``Twin``)."""
     cdef ChangshaGame game = <ChangshaGame> of
     cdef Meld m
     cdef ClaimWindow window

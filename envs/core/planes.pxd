@@ -135,7 +135,22 @@ cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t s
 
 ctypedef int (*write_planes)(object game, int seat, unsigned char* out) except -1
 """A twin's writer: the planes of ``seat`` (0..3, checked by ``planes_of`` and ``planes_into_row``)
-into the zero row at ``out`` (its ``planes`` and ``planes_into`` check the game's class first)."""
+into the zero row at ``out`` (``Twin`` checks the game's class first)."""
+
+
+@cython.final
+@cython.auto_pickle(False)  # a C function pointer: made by twin_of in the twin's module, never pickled
+cdef class Twin:
+    cdef write_planes write
+    cdef type game
+    cdef Py_ssize_t size
+    cpdef bytes planes(self, game, int seat)
+    cpdef planes_into(self, game, int seat, bytearray buf, Py_ssize_t offset)
+    cdef object _checked(self, game)
+
+
+@cython.locals(twin=Twin)
+cdef Twin twin_of(write_planes write, type game, Py_ssize_t size)
 
 
 cdef inline int seat_checked(int seat) except -1:

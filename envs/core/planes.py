@@ -175,3 +175,35 @@ class HandRows:
             h = bytes(hand)
             rows = self._rows[seat] = (h, therm4(h), int.from_bytes(h, "little"))
         return rows
+
+
+class Twin:
+    """A ruleset's compiled planes writer (its ``_planes.pyx``'s ``_write``, a C function, planes.pxd)
+    as the two entry points its encoder calls: ``planes(game, seat)``, the observation as bytes, and
+    ``planes_into(game, seat, buf, offset)``, written over a batch's row in place (``VectorEnv``).
+    One copy for every twin: the game is checked to be the twin's class before the writer reads it
+    as that type (C fields, unchecked), the seat and the row before a byte is written
+    (``planes_of``, ``planes_into_row``). Made by ``twin_of`` in the twin's module; compiled only
+    (the pure package has no twins)."""
+
+    def planes(self, game: object, seat: int) -> bytes:
+        """The observation of ``seat`` as uint8 bytes, as the encoder's ``planes``."""
+        return planes_of(self.write, self._checked(game), seat, self.size)  # noqa: F821 - planes.pxd, compiled only
+
+    def planes_into(self, game: object, seat: int, buf: bytearray, offset: int) -> None:
+        """``planes(game, seat)`` written over ``buf[offset:offset + size]``."""
+        planes_into_row(self.write, self._checked(game), seat, buf, offset, self.size)  # noqa: F821 - as above
+
+    def _checked(self, game: object) -> object:
+        if not isinstance(game, self.game):
+            raise TypeError(f"these planes are written from a {self.game.__name__}, got {type(game).__name__}")
+        return game
+
+
+def twin_of(write: object, game: type, size: int) -> Twin:
+    """The ``Twin`` of the writer ``write`` for games of class ``game``, rows of ``size`` bytes."""
+    twin = Twin()
+    twin.write = write  # C fields (planes.pxd), one by one: a C function pointer is no Python value
+    twin.game = game
+    twin.size = size
+    return twin

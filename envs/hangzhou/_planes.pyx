@@ -15,8 +15,7 @@ from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
-                                         plane_into, planes_into_row, planes_of, recent_into, seen_add, therm_into,
-                                         unseen_into)
+                                         plane_into, recent_into, seen_add, therm_into, twin_of, unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
@@ -52,20 +51,16 @@ cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 cdef object DISCARD_PHASE = DISCARD
 
 
-def planes(HangzhouGame game, int seat):
-    """The observation of ``seat`` as ``NUM_CHANNELS * 34`` uint8 bytes, as ``Encoder.planes``."""
-    return planes_of(_write, game, seat, SIZE)
-
-
-def planes_into(HangzhouGame game, int seat, bytearray buf, Py_ssize_t offset):
-    """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 34]`` (a batch's row
-    in place: ``VectorEnv``)."""
-    planes_into_row(_write, game, seat, buf, offset, SIZE)
+_twin = twin_of(_write, HangzhouGame, SIZE)  # the entry points, their checks in envs/core/planes (Twin)
+planes = _twin.planes
+"""``planes(game, seat)``: the observation of ``seat`` as ``NUM_CHANNELS * 34`` uint8 bytes, as ``Encoder.planes``."""
+planes_into = _twin.planes_into
+"""``planes_into(game, seat, buf, offset)``: written over a batch's row in place (``VectorEnv``)."""
 
 
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a HangzhouGame, checked by
-    ``planes`` and ``planes_into``)."""
+    its ``Twin``)."""
     cdef HangzhouGame game = <HangzhouGame> of
     cdef ClaimWindow window
     cdef Wall wall

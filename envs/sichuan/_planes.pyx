@@ -14,7 +14,7 @@ from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow, Window
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
-                                         plane_into, planes_into_row, planes_of, recent_into, therm_into)
+                                         plane_into, recent_into, therm_into, twin_of)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
@@ -54,15 +54,11 @@ cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
 cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
 
 
-def planes(SichuanGame game, int seat):
-    """The observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
-    return planes_of(_write, game, seat, SIZE)
-
-
-def planes_into(SichuanGame game, int seat, bytearray buf, Py_ssize_t offset):
-    """``planes(game, seat)`` written over ``buf[offset:offset + NUM_CHANNELS * 27]`` (a batch's row
-    in place: ``VectorEnv``)."""
-    planes_into_row(_write, game, seat, buf, offset, SIZE)
+_twin = twin_of(_write, SichuanGame, SIZE)  # the entry points, their checks in envs/core/planes (Twin)
+planes = _twin.planes
+"""``planes(game, seat)``: the observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
+planes_into = _twin.planes_into
+"""``planes_into(game, seat, buf, offset)``: written over a batch's row in place (``VectorEnv``)."""
 
 
 cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
@@ -84,7 +80,7 @@ cdef unsigned char _money(object amount, object base) except? 0:
 
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a SichuanGame, checked by
-    ``planes`` and ``planes_into``)."""
+    its ``Twin``)."""
     cdef SichuanGame game = <SichuanGame> of
     cdef Window window
     cdef Wall wall
