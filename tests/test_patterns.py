@@ -398,6 +398,17 @@ def test_shanten_rows_equal_one_shanten_per_changed_kind_section2(rnd, num_melds
     assert (shanten_after_draw if draw else shanten_after_discard)(c, melded, num_melds) == expect
 
 
+def test_counts_for_refuses_a_vector_shorter_than_its_kinds():
+    """``shapes.counts_for`` (what the greedy players' pointer loops read) gives a game's bytearray as
+    it is, a list as bytes, and names the vector when it holds fewer kinds than asked."""
+    from cnmahjong.envs.core.shapes import counts_for
+
+    row = bytearray([1, 2, 3])
+    assert counts_for(row, 3) is row and counts_for([1, 2, 3], 2) == b"\x01\x02\x03"
+    with pytest.raises(ValueError, match="2 unseen counts for 27 kinds"):
+        counts_for([0, 4], 27, "unseen counts")
+
+
 def test_row_values_refuse_what_is_not_a_row():
     """``row_values`` reads bytes 0..10 only, from a row at least ``n`` long, naming what was wrong."""
     from cnmahjong.envs.core.shapes import new_row, row_values

@@ -1,7 +1,7 @@
 # C calls from heuristic.py (pure-Python mode, as ``patterns.pxd``): the greedy player's shanten
 # questions, one per candidate discard, reach the shape tables without a Python call between.
 from cnmahjong.envs.changsha.patterns cimport shanten_after_discard, shanten_changed_row
-from cnmahjong.envs.core.shapes cimport count_bytes, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes cimport counts_for, lowest_held, lowest_of, new_row
 
 # heuristic.py's action constants (C ints: compared in C)
 cdef int _HU, _PASS, _PENG, _DECLARE, _DICE_ONE, _DICE_TWO, _BUZHANG_CLAIM, _KAIGANG_CLAIM, _BUZHANG_SELF

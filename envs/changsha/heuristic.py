@@ -29,7 +29,7 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import count_bytes, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes import counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
@@ -188,10 +188,9 @@ def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: 
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""
     after = new_row(NUM_KINDS)  # the shanten after each draw, plus one (``shapes.row_values``)
     shanten_changed_row(hand, melded, n, 1, after)
-    counts = count_bytes(unseen)  # the game's facts give a bytearray (``worlds.unseen_row``): as it is
-    if len(counts) < NUM_KINDS:  # read through a C pointer below
-        raise ValueError(f"{len(counts)} unseen counts for {NUM_KINDS} kinds")
-    a, up = after, counts
+    a = after
+    counts = counts_for(unseen, NUM_KINDS, "unseen counts")  # the game's facts' bytearray (worlds.unseen_row)
+    up = counts  # read through a C pointer
     total = 0
     for k in range(NUM_KINDS):  # a plain loop over typed names: a C loop in the compiled build
         u = up[k]

@@ -159,6 +159,15 @@ def count_bytes(c: Sequence[int]) -> bytes | bytearray:
     return c if type(c) is bytearray or type(c) is bytes else bytes(c)
 
 
+def counts_for(c: Sequence[int], n: int, what: str = "counts") -> bytes | bytearray:
+    """``count_bytes(c)``, refused (naming ``what``) unless it holds at least ``n`` kinds: what a
+    loop reads through a C pointer (the greedy players' unseen and suit counts)."""
+    b = count_bytes(c)
+    if len(b) < n:
+        raise ValueError(f"{len(b)} {what} for {n} kinds")
+    return b
+
+
 def standard_wait_mask(c: Sequence[int], total: int | None = None) -> int:
     """Kinds (bitmask) that complete a standard shape of the 3n+1 concealed counts ``c``.
 

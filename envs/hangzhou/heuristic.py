@@ -22,7 +22,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
-from cnmahjong.envs.core.shapes import count_bytes, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou import actions as A
@@ -153,10 +153,8 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | by
     a = after
     white = natural_kind(WHITE, k)  # every other non-财神 tile plays its own kind
     white_tile = WHITE  # a C int: compared with a module global, each kind would be made a Python int
-    counts = count_bytes(unseen)  # the game's facts give a bytearray (``worlds.unseen_row``): as it is
-    if len(counts) < NUM_KINDS:  # read through a C pointer below
-        raise ValueError(f"{len(counts)} unseen counts for {NUM_KINDS} kinds")
-    up = counts
+    counts = counts_for(unseen, NUM_KINDS, "unseen counts")  # the game's facts' bytearray (worlds.unseen_row)
+    up = counts  # read through a C pointer
     total = 0
     for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
         c = up[u]

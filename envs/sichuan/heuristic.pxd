@@ -2,7 +2,7 @@
 # scores and the 进张 count of each candidate discard reach the shape tables without a Python call
 # between.
 from cnmahjong.envs.core.shapes cimport (
-    count_bytes, lowest_held, lowest_of, new_row, shanten_one_changed, standard_shanten_changed_row,
+    counts_for, lowest_held, lowest_of, new_row, shanten_one_changed, standard_shanten_changed_row,
 )
 
 # heuristic.py's action constants (C ints: compared in C)

@@ -26,7 +26,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import (
-    count_bytes,
+    counts_for,
     lowest_held,
     lowest_of,
     new_row,
@@ -99,10 +99,8 @@ def shanten(hand: list[int], melds: int) -> int:
 @cython.locals(s=cython.int, t=cython.int, total=cython.int, p=cython.p_uchar)
 def _suit_counts(hand: list[int] | bytearray) -> list[int]:
     """Tiles held of each suit (a loop over the counts read as bytes: no slice or sum per suit)."""
-    counts = count_bytes(hand)  # a game's bytearray as it is
-    if len(counts) < 3 * SUIT:  # read through a C pointer below
-        raise ValueError(f"{len(counts)} counts for {3 * SUIT} kinds")
-    p = counts
+    counts = counts_for(hand, 3 * SUIT)  # a game's bytearray as it is
+    p = counts  # read through a C pointer
     out = [0, 0, 0]
     for s in range(3):
         total = 0
