@@ -52,16 +52,13 @@ cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 
-_twin = twin_of(_write, ChangshaGame, SIZE)  # the entry points, their checks in envs/core/planes (Twin)
-planes = _twin.planes
-"""``planes(game, seat)``: the observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
-planes_into = _twin.planes_into
-"""``planes_into(game, seat, buf, offset)``: written over a batch's row in place (``VectorEnv``)."""
+# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
+_twin = twin_of(_write, ChangshaGame, SIZE)
+planes, planes_into = _twin.planes, _twin.planes_into
 
 
 cdef int _write(object of, int seat, unsigned char* out) except -1:
-    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a ChangshaGame, checked by
-    its ``Twin``)."""
+    """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef ChangshaGame game = <ChangshaGame> of
     cdef Meld m
     cdef ClaimWindow window

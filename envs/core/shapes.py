@@ -123,7 +123,12 @@ def is_seven_pairs(c: Sequence[int]) -> bool:
                 return False
             total += p[k]
         return total == 14
-    return sum(c) == 14 and all(x % 2 == 0 for x in c)
+    n = 0
+    for x in c:  # a loop, not all(genexp): a cpdef function (shapes.pxd) has no closure
+        if x % 2:
+            return False
+        n += x
+    return n == 14
 
 
 def is_all_triplets(c: Sequence[int]) -> bool:

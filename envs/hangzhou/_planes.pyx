@@ -51,16 +51,13 @@ cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 cdef object DISCARD_PHASE = DISCARD
 
 
-_twin = twin_of(_write, HangzhouGame, SIZE)  # the entry points, their checks in envs/core/planes (Twin)
-planes = _twin.planes
-"""``planes(game, seat)``: the observation of ``seat`` as ``NUM_CHANNELS * 34`` uint8 bytes, as ``Encoder.planes``."""
-planes_into = _twin.planes_into
-"""``planes_into(game, seat, buf, offset)``: written over a batch's row in place (``VectorEnv``)."""
+# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
+_twin = twin_of(_write, HangzhouGame, SIZE)
+planes, planes_into = _twin.planes, _twin.planes_into
 
 
 cdef int _write(object of, int seat, unsigned char* out) except -1:
-    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a HangzhouGame, checked by
-    its ``Twin``)."""
+    """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef HangzhouGame game = <HangzhouGame> of
     cdef ClaimWindow window
     cdef Wall wall

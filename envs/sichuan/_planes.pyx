@@ -54,11 +54,9 @@ cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
 cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
 
 
-_twin = twin_of(_write, SichuanGame, SIZE)  # the entry points, their checks in envs/core/planes (Twin)
-planes = _twin.planes
-"""``planes(game, seat)``: the observation of ``seat`` as ``NUM_CHANNELS * 27`` uint8 bytes, as ``Encoder.planes``."""
-planes_into = _twin.planes_into
-"""``planes_into(game, seat, buf, offset)``: written over a batch's row in place (``VectorEnv``)."""
+# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
+_twin = twin_of(_write, SichuanGame, SIZE)
+planes, planes_into = _twin.planes, _twin.planes_into
 
 
 cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
@@ -79,8 +77,7 @@ cdef unsigned char _money(object amount, object base) except? 0:
 
 
 cdef int _write(object of, int seat, unsigned char* out) except -1:
-    """The planes of ``seat`` into the ``SIZE`` zero bytes at ``out`` (``of``: a SichuanGame, checked by
-    its ``Twin``)."""
+    """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef SichuanGame game = <SichuanGame> of
     cdef Window window
     cdef Wall wall

@@ -4,9 +4,10 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport TableGame
 from cnmahjong.envs.core.wall cimport Wall
+from cnmahjong.envs.sichuan.patterns cimport holds_void, wait_mask, win_shape
 
 # game.py's action constants (C ints: compared and offered in C)
-cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF
+cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP
 
 
 cdef class SichuanGame(TableGame):
@@ -39,3 +40,21 @@ cdef class SichuanGame(TableGame):
     @cython.locals(h=bytearray)
     cpdef _offered_win(self, int o, int t, ctx)
     cpdef long long _wait(self, int o) except? -1
+    # the steps after a window or a win (C calls between them; arguments as Python objects)
+    cpdef list remaining(self)
+    cpdef _resolve_swap(self, window)
+    cpdef _open_void_window(self)
+    cpdef list _rob_options(self, o, t)
+    cpdef _pass_thresholds(self, window)
+    cpdef _resolve_claims(self, window)
+    cpdef _add_meld(self, s, meld, entries)
+    cpdef _kong_made(self, s, meld, entries)
+    cpdef _own_kong(self, s, t)
+    cpdef _resolve_rob(self, window)
+    cpdef _self_draw_win(self, s, opening)
+    cpdef _settle_group(self, winners, payer, t, ctx, kind)
+    cpdef _record_win(self, s, payer, tile, r, kind, transfers)
+    cpdef _after_wins(self, last)
+    cpdef _exhaust(self)
+    cpdef _pay(self, transfers)
+    cpdef _finish(self, classes, fans)

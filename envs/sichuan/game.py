@@ -50,7 +50,7 @@ _KINDS = range(NUM_SUITED_KINDS)
 _VOID_ACTIONS = [A.void(s) for s in range(3)]
 # The actions the turn and claim steps offer and compare, read once here: a module attribute
 # (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
-_HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF
+_HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF, A.SWAP
 _ON_DISCARD = {(g, h, d): WinContext(gangpao=g, haidi=h, dihu=d)
                for g in (False, True) for h in (False, True) for d in (False, True)}
 """The contexts of a win on a discard, by (杠上炮, 海底, 地胡)."""
@@ -213,14 +213,14 @@ class SichuanGame(TableGame):
             for k in range(t, end):  # a loop, not a generator: typed names in the compiled build
                 unpicked += left[k]
             if unpicked >= need:
-                out.append(A.swap(t))
+                out.append(_SWAP + t)
         return out
 
     def _more_picks(self, window: Window, seat: int) -> list[int]:
         picks = window.picks[seat]
         if window.kind != SWAP or len(picks) == SWAP_PICKS:
             return []
-        return self._swap_options(seat, [a - A.SWAP for a in picks])
+        return self._swap_options(seat, [a - _SWAP for a in picks])
 
     def _resolve_swap(self, window: Window) -> None:
         """All picks are in: the direction is drawn (or fixed), the twelve tiles move at once."""
@@ -229,7 +229,7 @@ class SichuanGame(TableGame):
             fixed = self.config.huan_direction
             direction = DIRECTIONS[self._rng.randrange(3)] if fixed == "random" else fixed
         off = OFFSET[direction]
-        given = [[a - A.SWAP for a in window.picks[s]] for s in range(NUM_SEATS)]
+        given = [[a - _SWAP for a in window.picks[s]] for s in range(NUM_SEATS)]
         for s, tiles in enumerate(given):
             for t in tiles:
                 self.hands[s][t] -= 1
@@ -628,8 +628,8 @@ class SichuanGame(TableGame):
         group = self._first_group
         next_dealer = scoring.next_dealer(self.dealer, *(group if group else ((), None)))
         self._end_hand(HandResult(
-            ruleset=RULESET, payments=tuple(self.payments), winners=tuple(w["seat"] for w in wins),
-            self_drawn=tuple(w["seat"] for w in wins if w["payer"] is None),
+            ruleset=RULESET, payments=tuple(self.payments), winners=tuple([w["seat"] for w in wins]),
+            self_drawn=tuple([w["seat"] for w in wins if w["payer"] is None]),
             won_from={w["seat"]: w["payer"] for w in wins if w["payer"] is not None},
             winning_tiles={w["seat"]: w["tile"] for w in wins},
             patterns={w["seat"]: dict(w["reading"].patterns) for w in wins},

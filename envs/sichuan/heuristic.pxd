@@ -4,6 +4,7 @@
 from cnmahjong.envs.core.shapes cimport (
     counts_for, lowest_held, lowest_of, new_row, shanten_one_changed, standard_shanten_changed_row,
 )
+from cnmahjong.envs.sichuan.patterns cimport holds_void
 
 # heuristic.py's action constants (C ints: compared in C)
 cdef int _HU, _PASS, _PENG, _VOID, _SWAP, _GANG_SELF, _GANG_CLAIM
