@@ -8,3 +8,14 @@ from cnmahjong.envs.sichuan.patterns cimport holds_void
 
 # heuristic.py's action constants (C ints: compared in C)
 cdef int _HU, _PASS, _PENG, _VOID, _SWAP, _GANG_SELF, _GANG_CLAIM
+
+# the player's own steps: C calls between them (``legal`` and the counts stay Python objects: a
+# caller's list, a game's bytearray)
+cpdef object _without(hand, object void, int t=*, int k=*)
+cpdef int shanten(hand, int melds) except? -99
+cpdef int _decide(facts, legal) except? -1
+cpdef int _void_pick(legal, hand) except? -1
+cpdef int _swap_pick(legal, counts) except? -1
+cpdef int _void_first(hand, discards) except? -1
+cpdef int improving(rest, int n, int best, object void) except? -1
+cpdef int _claim(facts, legal, hand, object void, int n) except? -1
