@@ -230,3 +230,30 @@ def test_decoding_round_trips_on_played_observations(obs, make) -> None:
                 assert planes.dtype == np.float32 and planes.shape == obs.SHAPE
                 _check_round_trip(obs, game, e.unwrapped.agent_name_mapping[name], planes)
             e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+@pytest.mark.parametrize("obs", [*ENCODERS, pytest.param(sc_obs, id="sc-v0")])
+def test_an_encoder_takes_a_seat_by_the_same_rule_pure_or_compiled(obs) -> None:
+    """``planes`` (and ``planes_into`` where an encoder has one) take the seat by one rule
+    (``envs.core.planes.seat_arg``): an int or numpy integer in 0..3; a float, a bool or a seat out
+    of range is refused with the same words whether the pure source or a compiled twin writes the
+    planes (a twin's C int argument took 1.5 as 1, the pure encoders raised an IndexError or
+    indexed with a float), and a batch row is left as it was."""
+    from cnmahjong.envs.core.ruleset import get_ruleset
+
+    rs = get_ruleset({cs_obs: "changsha", hz_obs: "hangzhou", sc_obs: "sichuan"}[obs])
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(9))
+    enc = obs.Encoder()
+    want = enc.planes(game, 2)
+    assert enc.planes(game, np.int64(2)) == want
+    buf = bytearray(b"\x05" * (len(want) + 2))
+    for seat, error, words in ((4, ValueError, "seat=4 out of range: allowed 0..3"),
+                               (-1, ValueError, "seat=-1 out of range: allowed 0..3"),
+                               (2.0, TypeError, "seat must be an integer .*got float 2.0"),
+                               (True, TypeError, "seat must be an integer, got the bool True")):
+        with pytest.raises(error, match=words):
+            enc.planes(game, seat)
+        if hasattr(enc, "planes_into"):
+            with pytest.raises(error, match=words):
+                enc.planes_into(game, seat, buf, 2)
+            assert buf == bytearray(b"\x05" * (len(want) + 2))

@@ -451,10 +451,13 @@ def test_a_twin_refuses_a_seat_or_a_game_before_it_clears_the_batch_row(ruleset:
     game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(4))
     size = len(twin.planes(game, 0))
     buf = bytearray(b"\x07" * (size + 3))
-    for seat in (-1, 4):
-        with pytest.raises(ValueError, match=f"seat must be 0..3, got {seat}"):
+    for seat, error, words in ((-1, ValueError, "seat=-1 out of range: allowed 0..3"),
+                               (4, ValueError, "seat=4 out of range: allowed 0..3"),
+                               (1.5, TypeError, "seat must be an integer"),  # a C int argument took 1 before
+                               (True, TypeError, "seat must be an integer, got the bool")):
+        with pytest.raises(error, match=words):
             twin.planes(game, seat)
-        with pytest.raises(ValueError, match=f"seat must be 0..3, got {seat}"):
+        with pytest.raises(error, match=words):
             twin.planes_into(game, seat, buf, 3)
         assert buf == bytearray(b"\x07" * (size + 3))
     other = "sichuan" if ruleset != "sichuan" else "changsha"  # another ruleset's game: refused by its class

@@ -22,7 +22,7 @@ import numpy as np
 
 from cnmahjong.envs.changsha.game import PHASES, ChangshaGame
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value, repeat_kinds
-from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, split_public_log, therm2, therm4
+from cnmahjong.envs.core.planes import ROTATE, SEAT_ORDER, HandRows, Rows, seat_arg, split_public_log, therm2, therm4
 from cnmahjong.envs.hotpath import accelerated
 
 ENCODER = "cs-v0"
@@ -213,6 +213,7 @@ class Encoder:
         ``STACKS_SCALE``: ``__call__`` for one row, ``planes_to_float`` for a batch)."""
         if _compiled_planes is not None:
             return _compiled_planes(game, seat)
+        seat = seat_arg(seat)
         pub = self._pub
         if game is not self._game:
             self._game = game

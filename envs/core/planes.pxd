@@ -15,6 +15,7 @@ cpdef bytes therm_of_kinds(tiles, int num_kinds, int levels)
 cpdef write_rows(rows, bytearray buf, Py_ssize_t offset, Py_ssize_t size)
 @cython.locals(code=Py_ssize_t)
 cpdef tuple split_public_log(list batch)
+cpdef int seat_arg(seat) except -1
 
 
 # C helpers for the compiled twins (``envs/<ruleset>/_planes.pyx``): planes written straight into a
@@ -134,7 +135,7 @@ cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t s
 
 
 ctypedef int (*write_planes)(object game, int seat, unsigned char* out) except -1
-"""A twin's writer: the planes of ``seat`` (0..3, checked by ``planes_of`` and ``planes_into_row``)
+"""A twin's writer: the planes of ``seat`` (0..3, checked by ``Twin``: ``seat_arg``)
 into the zero row at ``out`` (``Twin`` checks the game's class first)."""
 
 
@@ -144,8 +145,8 @@ cdef class Twin:
     cdef write_planes write
     cdef type game
     cdef Py_ssize_t size
-    cpdef bytes planes(self, game, int seat)
-    cpdef planes_into(self, game, int seat, bytearray buf, Py_ssize_t offset)
+    cpdef bytes planes(self, game, seat)
+    cpdef planes_into(self, game, seat, bytearray buf, Py_ssize_t offset)
     cdef object _checked(self, game)
 
 
@@ -153,16 +154,8 @@ cdef class Twin:
 cdef Twin twin_of(write_planes write, type game, Py_ssize_t size)
 
 
-cdef inline int seat_checked(int seat) except -1:
-    """``seat`` when it is one of the four, else an error naming it (before any byte is written)."""
-    if not 0 <= seat < 4:
-        raise ValueError(f"seat must be 0..3, got {seat}")
-    return seat
-
-
 cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_t size):
     """A twin's ``planes``: its row as bytes (a new bytearray is zero already: not cleared again)."""
-    seat_checked(seat)
     cdef bytearray buf = bytearray(size)
     write(game, seat, <unsigned char*> PyByteArray_AS_STRING(buf))
     return bytes(buf)
@@ -171,8 +164,7 @@ cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_
 cdef inline int planes_into_row(write_planes write, object game, int seat, bytearray buf, Py_ssize_t offset,
                                 Py_ssize_t size) except -1:
     """A twin's ``planes_into``: its row written over ``buf[offset:offset + size]``; a bad seat or
-    offset is refused before the row is cleared."""
-    seat_checked(seat)
+    offset is refused before the row is cleared (the seat is checked by the ``Twin``: ``seat_arg``)."""
     return write(game, seat, row_at(buf, offset, size))
 
 

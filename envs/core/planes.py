@@ -15,6 +15,9 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from itertools import product
 from operator import itemgetter
 
+from cnmahjong.envs.core.checks import int_arg
+from cnmahjong.envs.core.seats import NUM_SEATS
+
 THERM = [bytes(1 if c > level else 0 for c in range(256)) for level in range(4)]
 """``row.translate(THERM[l])``: 1 where the count exceeds ``l``."""
 
@@ -177,22 +180,30 @@ class HandRows:
         return rows
 
 
+def seat_arg(seat: object) -> int:
+    """The seat an observation is written for: an int (or numpy integer, not a bool) in 0..3, else
+    ``checks.int_arg``'s error naming it, before a byte is written (every encoder and twin)."""
+    if type(seat) is int and 0 <= seat < NUM_SEATS:  # the common case: no call
+        return seat
+    return int_arg(seat, "seat", 0, NUM_SEATS - 1)
+
+
 class Twin:
     """A ruleset's compiled planes writer (its ``_planes.pyx``'s ``_write``, a C function, planes.pxd)
     as the two entry points its encoder calls: ``planes(game, seat)``, the observation as bytes, and
     ``planes_into(game, seat, buf, offset)``, written over a batch's row in place (``VectorEnv``).
     One copy for every twin: the game is checked to be the twin's class before the writer reads it
-    as that type (C fields, unchecked), the seat and the row before a byte is written
-    (``planes_of``, ``planes_into_row``). Made by ``twin_of`` in the twin's module; compiled only
+    as that type (C fields, unchecked), the seat (``seat_arg``) and the row (``planes_into_row``)
+    before a byte is written. Made by ``twin_of`` in the twin's module; compiled only
     (the pure package has no twins)."""
 
     def planes(self, game: object, seat: int) -> bytes:
         """The observation of ``seat`` as uint8 bytes, as the encoder's ``planes``."""
-        return planes_of(self.write, self._checked(game), seat, self.size)  # noqa: F821 - planes.pxd, compiled only
+        return planes_of(self.write, self._checked(game), seat_arg(seat), self.size)  # noqa: F821 - planes.pxd, compiled only
 
     def planes_into(self, game: object, seat: int, buf: bytearray, offset: int) -> None:
         """``planes(game, seat)`` written over ``buf[offset:offset + size]``."""
-        planes_into_row(self.write, self._checked(game), seat, buf, offset, self.size)  # noqa: F821 - as above
+        planes_into_row(self.write, self._checked(game), seat_arg(seat), buf, offset, self.size)  # noqa: F821 - as above
 
     def _checked(self, game: object) -> object:
         if not isinstance(game, self.game):

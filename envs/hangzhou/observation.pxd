@@ -27,6 +27,6 @@ cdef class Encoder:
     cpdef _update(self, game)
     @cython.locals(game=HangzhouGame, s1=int, s2=int, s3=int, k=int, own_turn=bint, melds=list, river=list,
                    kongs=list, hidden=list, recent=list)
-    cpdef tuple _rows(self, game, int seat)
-    cpdef bytes planes(self, game, int seat)
-    cpdef planes_into(self, game, int seat, bytearray buf, Py_ssize_t offset)
+    cpdef tuple _rows(self, game, seat)
+    cpdef bytes planes(self, game, seat)
+    cpdef planes_into(self, game, seat, bytearray buf, Py_ssize_t offset)

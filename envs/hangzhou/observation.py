@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
-from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, split_public_log, therm4, write_rows
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, seat_arg, split_public_log, therm4, write_rows
 from cnmahjong.envs.core.tiles import COPIES, NUM_KINDS
 from cnmahjong.envs.hangzhou.game import PHASES, HangzhouGame
 from cnmahjong.envs.hangzhou.patterns import WHITE
@@ -238,8 +238,7 @@ class Encoder:
         """The rows of the planes, in order. The other seats' blocks are picked by index in
         ``seat``'s relative order (``SEAT_ORDER``: next, opposite, previous; list comprehensions,
         not generators: a compiled ``cpdef`` method has no closures)."""
-        if not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0..3, got {seat}")
+        seat = seat_arg(seat)
         self._update(game)
         hand = bytes(game.hands[seat])  # changed since the seat's last call, nearly always: not cached
         seen = (_FROM_BYTES(hand, "little") + _BYTE_ONE[game.indicator] + self.seen_total

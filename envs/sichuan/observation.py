@@ -30,7 +30,7 @@ import numpy as np
 from cnmahjong.envs.core.channels import RELATIVE_SEATS, ChannelTable, EncoderSpec, Group, Value
 from cnmahjong.envs.core.engine import ClaimWindow
 from cnmahjong.envs.core.meld import ANGANG
-from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, therm, therm4, therm_of_kinds, write_rows
+from cnmahjong.envs.core.planes import SEAT_ORDER, Rows, seat_arg, therm, therm4, therm_of_kinds, write_rows
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.hotpath import accelerated
 from cnmahjong.envs.sichuan import actions as A
@@ -225,6 +225,7 @@ class Encoder:
 
     def _rows(self, game: SichuanGame, seat: int) -> list[bytes]:
         """The rows of the planes, in order (``_PARTS``)."""
+        seat = seat_arg(seat)
         if self._game is not game or self._events is not game.events:  # another hand: nothing cached holds
             self._game, self._events = game, game.events
             self._rivers = [(-1, b"", b"")] * 4
