@@ -85,15 +85,18 @@ from cnmahjong.envs.core.seats import NUM_SEATS
 from cnmahjong.envs.core.state import state_layout
 
 
-def row_writer(encoder: Any) -> Any:
+def row_writer(encoder: Any, spec: Any = None) -> Any:
     """The encoder's ``planes_into(game, seat, buf, offset)`` (its planes written into a batch's
     buffer), or None where it has none, or where a subclass overrides ``planes`` below the class
     that wrote ``planes_into`` (that writer would not write the subclass's planes: copied instead).
-    None as Python: there a writer joins the rows and copies them, as the copying path does, one
-    call later."""
+    For an encoder of exactly ``spec.encoder``'s class, ``spec.planes_into`` where the spec names
+    one (the compiled twin the encoder's own method forwards to: one call a row less). None as
+    Python: there a writer joins the rows and copies them, as the copying path does, one call later."""
     write = getattr(encoder, "planes_into", None)
     if write is None or not cython.compiled:
         return None
+    if spec is not None and spec.planes_into is not None and type(encoder) is spec.encoder:
+        return spec.planes_into
     mro = type(encoder).__mro__
     below = next((i for i, k in enumerate(mro) if "planes_into" in vars(k)), 0)  # 0: the instance's own
     return None if any("planes" in vars(k) for k in mro[:below]) else write
@@ -183,7 +186,7 @@ class VectorEnv:
         self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
         self._encoders = [self.encoding.encoder() for _ in range(self.num_tables)]
-        self._writers = [row_writer(e) for e in self._encoders]
+        self._writers = [row_writer(e, self.encoding) for e in self._encoders]
         self.games = [None] * self.num_tables
         self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0

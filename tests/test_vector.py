@@ -326,6 +326,35 @@ def test_a_subclass_that_changes_planes_is_copied_not_written_by_its_parents_wri
     assert not venv._gather().obs[: len(batch)].any()  # the subclass's planes (zeros), not its parent's
 
 
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_batch_row_is_written_by_the_twin_itself_only_for_the_specs_own_encoder(ruleset: str):
+    """``row_writer(encoder, spec)``: for an encoder of exactly ``spec.encoder``'s class the spec's
+    ``planes_into`` (the compiled twin, no forwarding method between), for a subclass its own
+    method's way as before; the rows are the same bytes either way. The pure package has no twin."""
+    from cnmahjong.envs import hotpath
+    from cnmahjong.envs.core.ruleset import get_ruleset
+    from cnmahjong.envs.vector import row_writer
+
+    spec = get_ruleset(ruleset).encoding
+    compiled = hotpath.status()[f"cnmahjong.envs.{ruleset}._planes"] == "compiled"
+    assert (spec.planes_into is not None) == compiled
+
+    class Kept(spec.encoder):
+        pass
+
+    if hotpath.status()["cnmahjong.envs.vector"] == "compiled" and compiled:
+        assert row_writer(spec.encoder(), spec) is spec.planes_into
+        kept = row_writer(Kept(), spec)  # its inherited method: Changsha's is the twin itself, the others forward
+        assert kept is not None and (kept is spec.planes_into) == (ruleset == "changsha")
+    venv = VectorEnv(num_tables=3, seed=5, obs_dtype=np.uint8, ruleset=ruleset)
+    batch = venv.reset()
+    for _ in range(30):
+        batch = venv.step([int(np.flatnonzero(m)[0]) for m in batch.mask])
+    direct = venv._gather().obs[: len(batch)].copy()
+    venv._writers = [row_writer(Kept()) for _ in venv._encoders]  # the encoder's own method, or copied
+    np.testing.assert_array_equal(venv._gather().obs[: len(batch)], direct)
+
+
 def test_in_place_rows_refuse_what_does_not_fit():
     """``legal_mask_into`` and the compiled planes' ``planes_into`` refuse a row past the buffer's
     end, a negative offset or a buffer that is not a bytearray, naming the sizes, and write

@@ -322,5 +322,6 @@ _compiled_planes_into = getattr(_twin, "planes_into", None)
 if _compiled_planes_into is not None:  # the twin writes a batch's row in place (``VectorEnv``)
     Encoder.planes_into = staticmethod(_compiled_planes_into)  # (game, seat, buf, offset)
 
-ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
+ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float,
+                       planes_into=_compiled_planes_into)
 """``cs-v0`` as one self-contained spec (a ``Ruleset`` holds its encoders as ``{spec.name: spec}``)."""

@@ -269,6 +269,10 @@ class EncoderSpec:
     holding their counts) and ``(game, seat) -> float32 array``."""
     to_float: Callable[..., Any]
     """``to_float(uint8 planes, out=None)`` -> the float32 observation, bit for bit the encoder's."""
+    planes_into: Callable[..., Any] | None = None
+    """The compiled twin's ``planes_into(game, seat, buf, offset)``, which writes the planes of an
+    ``encoder`` of exactly that class into a batch row: ``VectorEnv`` calls it directly, not through
+    the encoder's method that forwards to it. None where there is none (the pure package)."""
 
     def __post_init__(self) -> None:
         if self.shape[0] != self.channels.size:

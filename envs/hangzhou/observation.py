@@ -323,5 +323,6 @@ _twin = accelerated("cnmahjong.envs.hangzhou._planes")
 _compiled_planes = getattr(_twin, "planes", None)
 _compiled_planes_into = getattr(_twin, "planes_into", None)
 
-ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
+ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float,
+                       planes_into=_compiled_planes_into)
 """``hz-v0`` as one self-contained spec (a ``Ruleset`` holds its encoders as ``{spec.name: spec}``)."""

@@ -299,5 +299,6 @@ _twin = accelerated("cnmahjong.envs.sichuan._planes")
 _compiled_planes = getattr(_twin, "planes", None)
 _compiled_planes_into = getattr(_twin, "planes_into", None)
 
-ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float)
+ENCODING = EncoderSpec(name=ENCODER, channels=CHANNELS, shape=SHAPE, encoder=Encoder, to_float=planes_to_float,
+                       planes_into=_compiled_planes_into)
 """``sc-v0`` as one self-contained spec (the ``Ruleset`` holds it)."""
