@@ -468,3 +468,23 @@ def test_a_twin_refuses_a_seat_or_a_game_before_it_clears_the_batch_row(ruleset:
     assert buf == bytearray(b"\x07" * (size + 3))
     twin.planes_into(game, 2, buf, 3)
     assert bytes(buf[3:]) == twin.planes(game, 2) and buf[:3] == b"\x07" * 3
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_twin_and_its_encoder_spec_pickle_by_reference(ruleset: str) -> None:
+    """A ``Twin`` (a C function pointer inside) pickles as its module's name: unpickled it is that
+    module's ``_twin`` itself, so an ``EncoderSpec`` naming it (``planes_into``) travels to worker
+    processes as before; a module holding no twin is refused by name."""
+    _require_compiled()
+    import importlib
+    import pickle
+
+    from cnmahjong.envs.core.planes import twin_in
+
+    twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")._twin
+    assert pickle.loads(pickle.dumps(twin)) is twin
+    spec = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(ruleset).encoding
+    back = pickle.loads(pickle.dumps(spec))
+    assert back == spec and back.planes_into.__self__ is twin
+    with pytest.raises(TypeError, match="cnmahjong.envs.core.planes holds no planes twin"):
+        twin_in("cnmahjong.envs.core.planes")

@@ -53,7 +53,7 @@ cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 
 
 # planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
-_twin = twin_of(_write, ChangshaGame, SIZE)
+_twin = twin_of(_write, ChangshaGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 

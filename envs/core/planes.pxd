@@ -140,18 +140,19 @@ into the zero row at ``out`` (``Twin`` checks the game's class first)."""
 
 
 @cython.final
-@cython.auto_pickle(False)  # a C function pointer: made by twin_of in the twin's module, never pickled
+@cython.auto_pickle(False)  # a C function pointer: pickled by reference (its module's ``_twin``: Twin.__reduce__)
 cdef class Twin:
     cdef write_planes write
     cdef type game
     cdef Py_ssize_t size
+    cdef str module
     cpdef bytes planes(self, game, seat)
     cpdef planes_into(self, game, seat, bytearray buf, Py_ssize_t offset)
     cdef object _checked(self, game)
 
 
 @cython.locals(twin=Twin)
-cdef Twin twin_of(write_planes write, type game, Py_ssize_t size)
+cdef Twin twin_of(write_planes write, type game, Py_ssize_t size, str module)
 
 
 cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_t size):

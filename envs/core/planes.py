@@ -12,6 +12,7 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
+import importlib
 from itertools import product
 from operator import itemgetter
 
@@ -205,16 +206,30 @@ class Twin:
         """``planes(game, seat)`` written over ``buf[offset:offset + size]``."""
         planes_into_row(self.write, self._checked(game), seat_arg(seat), buf, offset, self.size)  # noqa: F821 - as above
 
+    def __reduce__(self) -> tuple:
+        return twin_in, (self.module,)
+
     def _checked(self, game: object) -> object:
         if not isinstance(game, self.game):
             raise TypeError(f"these planes are written from a {self.game.__name__}, got {type(game).__name__}")
         return game
 
 
-def twin_of(write: object, game: type, size: int) -> Twin:
-    """The ``Twin`` of the writer ``write`` for games of class ``game``, rows of ``size`` bytes."""
+def twin_of(write: object, game: type, size: int, module: str) -> Twin:
+    """The ``Twin`` of the writer ``write`` for games of class ``game``, rows of ``size`` bytes, made
+    as ``_twin`` of the module named ``module`` (where a pickled twin is found again)."""
     twin = Twin()
     twin.write = write  # C fields (planes.pxd), one by one: a C function pointer is no Python value
     twin.game = game
     twin.size = size
+    twin.module = module
+    return twin
+
+
+def twin_in(module: str) -> Twin:
+    """The ``Twin`` the module named ``module`` made (its ``_twin``): a pickled twin's way back, by
+    reference (its C function pointer is no value to pickle)."""
+    twin = getattr(importlib.import_module(module), "_twin", None)
+    if not isinstance(twin, Twin):
+        raise TypeError(f"{module} holds no planes twin (_twin)")
     return twin

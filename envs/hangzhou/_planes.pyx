@@ -52,7 +52,7 @@ cdef object DISCARD_PHASE = DISCARD
 
 
 # planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
-_twin = twin_of(_write, HangzhouGame, SIZE)
+_twin = twin_of(_write, HangzhouGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 

@@ -55,7 +55,7 @@ cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
 
 
 # planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
-_twin = twin_of(_write, SichuanGame, SIZE)
+_twin = twin_of(_write, SichuanGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 
