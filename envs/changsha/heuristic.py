@@ -182,7 +182,7 @@ def _plus(counts: list[int], t: int, value: int) -> list[int]:
     return out
 
 
-@cython.locals(current=cython.int, k=cython.int, total=cython.int, u=cython.int, x=cython.int, a=cython.p_uchar,
+@cython.locals(k=cython.int, total=cython.int, u=cython.int, x=cython.int, a=cython.p_uchar,
                up=cython.p_uchar)
 def improving(hand: list[int], melded: list[int], n: int, current: int, unseen: list[int] | bytearray) -> int:
     """进张: unseen copies of the kinds whose draw lowers the shanten of the 3n+1 ``hand``."""

@@ -42,7 +42,7 @@ def after_removing(hand: list[int], *removed: int) -> list[int]:
     return out
 
 
-@cython.locals(indicator=cython.int, melds=cython.int, t=cython.int, w=cython.int, white=cython.int,
+@cython.locals(t=cython.int, w=cython.int, white=cython.int,
                white_tile=cython.int, left=list, out=list, hp=cython.p_uchar)
 def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     """``wild_shanten`` of the hand less one tile of each physical kind it holds (9 for a kind
@@ -141,7 +141,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
     return best_t
 
 
-@cython.locals(k=cython.int, best=cython.int, u=cython.int, c=cython.int, s=cython.int, total=cython.int,
+@cython.locals(u=cython.int, c=cython.int, s=cython.int, total=cython.int,
                with_wild=cython.int, white=cython.int, white_tile=cython.int, a=cython.p_uchar, up=cython.p_uchar)
 def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | bytearray) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below

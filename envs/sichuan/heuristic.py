@@ -79,7 +79,6 @@ class _OnGame(OnGame):
         return window.tiles[0] if isinstance(window, ClaimWindow) else None
 
 
-@cython.locals(t=cython.int, k=cython.int)
 def _without(hand: list[int], void: int | None, t: int = 0, k: int = 0) -> list[int]:
     """``hand`` less ``k`` copies of kind ``t``, its void suit (if any) emptied: a copy."""
     out = hand[:]  # the same type: a game's bytearray stays one (read by the shapes without converting)
@@ -197,7 +196,7 @@ def _void_first(hand: list[int], discards: list[int]) -> int:
     return best
 
 
-@cython.locals(best=cython.int, u=cython.int, v=cython.int, x=cython.int, total=cython.int, a=cython.p_uchar)
+@cython.locals(u=cython.int, v=cython.int, x=cython.int, total=cython.int, a=cython.p_uchar)
 def improving(rest: list[int], n: int, best: int, void: int | None) -> int:
     """Kinds (outside the void) whose draw would lower the shanten of ``rest`` (a discard made)
     below ``best``."""
