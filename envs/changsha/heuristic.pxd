@@ -1,5 +1,6 @@
 # C calls from heuristic.py (pure-Python mode, as ``patterns.pxd``): the greedy player's shanten
 # questions, one per candidate discard, reach the shape tables without a Python call between.
+from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.changsha.patterns cimport shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.shapes cimport counts_for, lowest_held, lowest_of, new_row
 

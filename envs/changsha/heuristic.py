@@ -28,6 +28,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_changed_row
+from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
@@ -78,28 +79,29 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     return _decide(_OnGame(game, seat), legal)
 
 
+@cython.locals(a=cython.int)
 def _decide(facts: Any, legal: list[int]) -> int:
-    if _HU in legal:
+    if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
         return _HU
-    declares = [a for a in legal if _DECLARE <= a < _DICE_ONE]
-    if declares:
-        return declares[0]
+    for a in legal:  # the first opening declaration (C loops: no list of them made)
+        if _DECLARE <= a < _DICE_ONE:
+            return a
     phase = facts.phase()
     hand = facts.hand()
     melded = facts.melded()
     if phase == "haidi":
         ready = shanten(hand, melded, melds_of(hand)) <= 0
-        return _HAIDI_TAKE if ready and _HAIDI_TAKE in legal else _HAIDI_DECLINE
+        return _HAIDI_TAKE if ready and offered(legal, _HAIDI_TAKE) else _HAIDI_DECLINE
     if phase == "dice":
-        return _DICE_TWO if _DICE_TWO in legal else legal[0]
-    kaigang = [a for a in legal if _KAIGANG_SELF <= a < _HU or a == _KAIGANG_CLAIM]
-    if kaigang:
-        return kaigang[0]
+        return _DICE_TWO if offered(legal, _DICE_TWO) else legal[0]
+    for a in legal:  # the first 开杠
+        if _KAIGANG_SELF <= a < _HU or a == _KAIGANG_CLAIM:
+            return a
     if phase == "claim":
         return _claim(facts, legal, hand, melded)
     if phase == "discard":
         return _discard(facts, legal, hand, melded)
-    return _PASS if _PASS in legal else legal[0]
+    return _PASS if offered(legal, _PASS) else legal[0]
 
 
 def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
@@ -109,7 +111,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
     t = claim[0]
     n = melds_of(hand)
     base = shanten(hand, melded, n)
-    if _BUZHANG_CLAIM in legal:
+    if offered(legal, _BUZHANG_CLAIM):
         after = hand[:]
         after[t] -= 3
         if shanten(after, _plus(melded, t, 4), n + 1) <= base:

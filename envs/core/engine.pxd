@@ -8,6 +8,8 @@ cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
+cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
+
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
 cdef class Window:
     cdef public object kind

@@ -58,20 +58,21 @@ def _class_facts(cls: type) -> tuple[int, bytes, bool, bytes]:
     return facts
 
 
-@cython.cfunc
-@cython.inline
-@cython.locals(legal=list, i=cython.Py_ssize_t, a=cython.longlong)
-@cython.returns(cython.bint)
-def _offered(legal: list, action: int) -> bool:
-    """Whether the int ``action`` is among a seat's pending actions ``legal`` (small Python ints):
-    compiled, each compared as a C integer (``in`` would make a rich comparison of objects per item,
-    every step; as Python, ``step`` asks ``in`` itself: no call). An action past the C range is
-    offered nowhere."""
+@cython.locals(i=cython.Py_ssize_t, a=cython.longlong, items=list)
+def offered(legal: list[int], action: int) -> bool:
+    """Whether the int ``action`` is among the legal actions ``legal`` (a seat's pending list of
+    small Python ints): compiled, each compared as a C integer (``in`` would make a rich comparison
+    of objects per item: ``step`` asks at every step, the greedy players whether HU is offered at
+    every decision; as Python, ``step`` asks ``in`` itself: no call). An action past the C range is
+    offered nowhere; a ``legal`` that is not a list is asked with ``in``."""
+    if type(legal) is not list:
+        return action in legal
     if not -(1 << 62) < action < 1 << 62:
         return False
+    items = legal
     a = action
-    for i in range(len(legal)):  # noqa: SIM110 - a C loop; any(genexpr) would be a generator object
-        if cython.cast(cython.longlong, legal[i]) == a:
+    for i in range(len(items)):  # noqa: SIM110 - a C loop; any(genexpr) would be a generator object
+        if cython.cast(cython.longlong, items[i]) == a:
             return True
     return False
 
@@ -377,7 +378,7 @@ class TableGame:
         if type(action) is not int:
             action = int_arg(action, "action")
         legal = self.pending.get(seat)
-        if legal is None or (not _offered(legal, action) if cython.compiled else action not in legal):
+        if legal is None or (not offered(legal, action) if cython.compiled else action not in legal):
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
         if self.events is not None:  # None: a rollout's game keeps no log

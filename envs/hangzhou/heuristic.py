@@ -21,6 +21,7 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
+from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
@@ -108,7 +109,7 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 @cython.locals(best_t=cython.int, most=cython.int, plain=cython.int, p=cython.int, x=cython.int, t=cython.int,
                best=cython.int, left=list)
 def _decide(facts: Any, legal: list[int]) -> int:
-    if A.HU in legal:
+    if offered(legal, A.HU):  # a C loop over the list (``in`` compares objects)
         return A.HU
     hand = facts.hand()
     k = facts.indicator()
@@ -131,11 +132,14 @@ def _decide(facts: Any, legal: list[int]) -> int:
         return tied[0]
     unseen = facts.unseen()
     best_t, most, plain = -1, -1, -1
+    work = hand[:]  # each tied discard taken out of one copy and put back (the same type as the hand)
     for t in tied:  # the highest (not the 财神, 进张, kind): a loop, no key tuples (compiled, C ints)
         p = 1 if t != k else 0
         if p < plain:  # a tile other than the 财神 is tied: the 财神's 进张 cannot matter
             continue
-        x = improving(after_removing(hand, t), k, n, best, unseen)
+        work[t] -= 1
+        x = improving(work, k, n, best, unseen)
+        work[t] += 1
         if p > plain or x > most or x == most and t > best_t:
             best_t, most, plain = t, x, p
     return best_t
@@ -170,7 +174,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], k: int, n: int) -> int
     if t is None:
         return A.PASS
     base = wild_shanten(hand, k, n)
-    if A.GANG_CLAIM in legal and wild_shanten(after_removing(hand, t, t, t), k, n + 1) <= base:
+    if offered(legal, A.GANG_CLAIM) and wild_shanten(after_removing(hand, t, t, t), k, n + 1) <= base:
         return A.GANG_CLAIM
     best, choice = base, A.PASS
     runs = {a: (x, y) for a, x, y in chi_runs(k)[t]}

@@ -23,7 +23,7 @@ try:
 except ImportError:  # the pure package without Cython: the C declarations do nothing
     from cnmahjong.envs.core import no_cython as cython
 
-from cnmahjong.envs.core.engine import ClaimWindow
+from cnmahjong.envs.core.engine import ClaimWindow, offered
 from cnmahjong.envs.core.seat_facts import Observed, OnGame
 from cnmahjong.envs.core.shapes import (
     counts_for,
@@ -121,7 +121,7 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 
 @cython.locals(best=cython.int, best_t=cython.int, most=cython.int, x=cython.int, left=list)
 def _decide(facts: Any, legal: list[int]) -> int:
-    if _HU in legal:
+    if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
         return _HU
     hand, void, phase = facts.hand(), facts.void(), facts.phase()
     if legal[0] >= _VOID:  # 定缺: the suit it holds fewest of (then fewest pairs)
@@ -146,8 +146,11 @@ def _decide(facts: Any, legal: list[int]) -> int:
     if len(tied) == 1:
         return tied[0]
     best_t, most = -1, -1
+    work = _without(hand, void)  # each tied discard taken out of one copy and put back (as Changsha's)
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled C ints)
-        x = improving(_without(hand, void, t, 1), n, best, void)
+        work[t] -= 1
+        x = improving(work, n, best, void)
+        work[t] += 1
         if x > most or x == most and t > best_t:
             best_t, most = t, x
     return best_t
@@ -218,9 +221,9 @@ def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: i
     if t is None:
         return _PASS
     base = shanten(_without(hand, void), n)
-    if _GANG_CLAIM in legal and shanten(_without(hand, void, t, 3), n + 1) <= base:
+    if offered(legal, _GANG_CLAIM) and shanten(_without(hand, void, t, 3), n + 1) <= base:
         return _GANG_CLAIM
-    if _PENG in legal:
+    if offered(legal, _PENG):
         rest = _without(hand, void, t, 2)
         # D2 lets a seat holding void tiles PENG: with nothing else left, its discard is a void
         # tile and the hand outside the void gains nothing (``base``)
