@@ -137,7 +137,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
 
 
 @cython.locals(best_t=cython.int, most=cython.int, x=cython.int, a=cython.int, t=cython.int, best=cython.int,
-               left=list, discards=list, tied=list)
+               left=list, discards=list, tied=list, work=bytearray)
 def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
     n = melds_of(hand)
     left = shanten_after_discard(hand, melded, n)
@@ -162,7 +162,7 @@ def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -
         return tied[0]
     unseen = facts.unseen()
     best_t, most = -1, -1
-    work = hand[:]  # each tied discard taken out of one copy and put back (the same type: see ``minus``)
+    work = bytearray(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled a C loop)
         work[t] -= 1
         x = improving(work, melded, n, best, unseen)

@@ -107,7 +107,7 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 
 
 @cython.locals(best_t=cython.int, most=cython.int, plain=cython.int, p=cython.int, x=cython.int, t=cython.int,
-               best=cython.int, left=list)
+               best=cython.int, left=list, work=bytearray)
 def _decide(facts: Any, legal: list[int]) -> int:
     if offered(legal, A.HU):  # a C loop over the list (``in`` compares objects)
         return A.HU
@@ -132,7 +132,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
         return tied[0]
     unseen = facts.unseen()
     best_t, most, plain = -1, -1, -1
-    work = hand[:]  # each tied discard taken out of one copy and put back (the same type as the hand)
+    work = bytearray(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
     for t in tied:  # the highest (not the 财神, 进张, kind): a loop, no key tuples (compiled, C ints)
         p = 1 if t != k else 0
         if p < plain:  # a tile other than the 财神 is tied: the 财神's 进张 cannot matter

@@ -119,7 +119,8 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     return _decide(_OnGame(game, seat), legal)
 
 
-@cython.locals(best=cython.int, best_t=cython.int, most=cython.int, x=cython.int, left=list)
+@cython.locals(best=cython.int, best_t=cython.int, most=cython.int, x=cython.int, left=list, work=bytearray,
+               t=cython.int)
 def _decide(facts: Any, legal: list[int]) -> int:
     if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
         return _HU
@@ -146,7 +147,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
     if len(tied) == 1:
         return tied[0]
     best_t, most = -1, -1
-    work = _without(hand, void)  # each tied discard taken out of one copy and put back (as Changsha's)
+    work = bytearray(_without(hand, void))  # each tied discard taken out of one copy and put back (C bytes)
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled C ints)
         work[t] -= 1
         x = improving(work, n, best, void)
