@@ -24,7 +24,7 @@ def test_facts_and_choices_on_the_game_equal_those_on_the_observation(name):
     asked = 0
     for game, seat in positions(name, 40, seed=11):
         obs = encoder(game, seat)
-        observed, on_game = module._Observed(obs), module._OnGame(game, seat)
+        observed, on_game = module._Facts(obs), module._Facts(None, game, seat)  # the two sources
         for fact in FACTS[name]:  # the same values (the game's counts come as a bytearray copy)
             assert _values(getattr(on_game, fact)()) == _values(getattr(observed, fact)()), \
                 (name, fact, seat, game.phase)

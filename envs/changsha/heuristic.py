@@ -29,7 +29,7 @@ from cnmahjong.envs.changsha import actions as A
 from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_melded
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.engine import offered
-from cnmahjong.envs.core.seat_facts import Observed, OnGame
+from cnmahjong.envs.core.seat_facts import SeatFacts
 from cnmahjong.envs.core.shapes import counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
@@ -43,44 +43,39 @@ _BUZHANG_CLAIM, _KAIGANG_CLAIM, _BUZHANG_SELF, _KAIGANG_SELF = (A.BUZHANG_CLAIM,
 _HAIDI_TAKE, _HAIDI_DECLINE, _CHI_LOW, _CHI_HIGH = A.HAIDI_TAKE, A.HAIDI_DECLINE, A.CHI_LOW, A.CHI_HIGH
 
 
-class _Observed(Observed):
-    """The facts the player reads, decoded from a ``cs-v0`` observation."""
+class _Facts(SeatFacts):
+    """The facts the player reads: decoded from a ``cs-v0`` observation, or read from the game for
+    ``seat`` (what its observation encodes)."""
 
     __slots__ = ()
     CHANNELS = CHANNELS
 
-    def melded(self) -> list[int]:
-        return decode_melded(self.obs, 0)
-
-    def claim(self) -> list[int]:
-        return decode_claim(self.obs)
-
-
-class _OnGame(OnGame):
-    """The same facts read from the game for ``seat`` (what its observation encodes)."""
-
-    __slots__ = ()
-
-    def melded(self) -> bytearray:
+    def melded(self) -> list[int] | bytearray:
+        if self.game is None:
+            return decode_melded(self.obs, 0)
         return counts_copy(self.game.melded[self.seat])  # a copy the shapes read without converting
 
     def claim(self) -> list[int]:
+        if self.game is None:
+            return decode_claim(self.obs)
         window = self.game._window
         return [] if window is None else sorted(window.tiles)
 
 
 def heuristic(observation: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` (more than one) for a ``cs-v0`` observation."""
-    return _decide(_Observed(observation), legal)
+    return _decide(_Facts(observation), legal)
 
 
 def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     """``heuristic`` for ``seat`` of ``game``, its facts read from the game instead of planes."""
-    return _decide(_OnGame(game, seat), legal)
+    facts = _Facts.__new__(_Facts)  # no __init__ (compiled, a C allocation: one a decision)
+    facts.obs, facts.game, facts.seat = None, game, seat
+    return _decide(facts, legal)
 
 
-@cython.locals(a=cython.int)
-def _decide(facts: Any, legal: list[int]) -> int:
+@cython.locals(a=cython.int, phase=str)
+def _decide(facts: _Facts, legal: list[int]) -> int:
     if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
         return _HU
     for a in legal:  # the first opening declaration (C loops: no list of them made)
@@ -104,7 +99,7 @@ def _decide(facts: Any, legal: list[int]) -> int:
     return _PASS if offered(legal, _PASS) else legal[0]
 
 
-def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
+def _claim(facts: _Facts, legal: list[int], hand: list[int], melded: list[int]) -> int:
     claim = facts.claim()
     if not claim:
         return _PASS
@@ -138,7 +133,7 @@ def _claim(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> 
 
 @cython.locals(best_t=cython.int, most=cython.int, x=cython.int, a=cython.int, t=cython.int, best=cython.int,
                left=list, discards=list, tied=list, work=bytearray)
-def _discard(facts: Any, legal: list[int], hand: list[int], melded: list[int]) -> int:
+def _discard(facts: _Facts, legal: list[int], hand: list[int], melded: list[int]) -> int:
     n = melds_of(hand)
     left = shanten_after_discard(hand, melded, n)
     discards = [a for a in legal if a < NUM_KINDS]

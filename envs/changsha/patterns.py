@@ -170,17 +170,18 @@ def shanten_changed_row(c: Sequence[int], melded: Sequence[int], num_melds: int,
     out = row
     p, m = counts, melded_counts
     jiang = JIANG_KIND_MASK  # 27 bits: a C integer in the compiled build
+    n = non_jiang = 0
     all_jiang = 1
-    for k in range(NUM_SUITED_KINDS):
-        if m[k] and not jiang >> k & 1:
-            all_jiang = 0
-    if all_jiang:  # all 将: every tile outside ranks 2, 5, 8 is one exchange
-        n = non_jiang = 0
-        for k in range(NUM_SUITED_KINDS):
-            n += p[k]
-            if not jiang >> k & 1:
-                non_jiang += p[k]
-        non_jiang -= 1 if (n + delta) % 3 == 2 else 0
+    for k in range(NUM_SUITED_KINDS):  # one pass: the hand's tiles, those outside 将, a meld outside 将
+        n += p[k]
+        if not jiang >> k & 1:
+            if m[k]:  # a meld outside ranks 2, 5, 8: no all-将 hand
+                all_jiang = 0
+                break
+            non_jiang += p[k]
+    non_jiang -= 1 if (n + delta) % 3 == 2 else 0
+    # all 将: every tile outside ranks 2, 5, 8 is one exchange (no row value is above 10)
+    if all_jiang and non_jiang + (delta if delta < 0 else 0) + 1 < 10:
         for k in range(NUM_SUITED_KINDS):
             x = p[k] + delta
             if 0 <= x <= 4:

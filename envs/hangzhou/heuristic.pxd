@@ -2,15 +2,22 @@
 # questions, asked a few hundred times a hand, are C calls into the wildcard tables and the
 # natural counts; the ``.py`` keeps the plain imports, which the pure package runs.
 from cnmahjong.envs.core.engine cimport offered
+from cnmahjong.envs.core.seat_facts cimport SeatFacts
 from cnmahjong.envs.core.shapes cimport count_bytes, counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.wild cimport shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou.patterns cimport natural
 
+# the facts the player reads (an extension type: each asked with a C call)
+cdef class _Facts(SeatFacts):
+    cpdef indicator(self)
+    cpdef claim(self)
+
 # the player's own steps: C calls between them (``legal`` and the counts stay Python objects: a
-# caller's list, a game's bytearray)
+# caller's list, a game's bytearray); those that take the facts are C functions only (their
+# callers here always pass a reader, never None)
 cpdef int wild_shanten(hand, int indicator, int melds) except? -99
 cpdef list _discard_scores(hand, int indicator, int melds)
 cpdef int _best_discard(hand, int indicator, int melds) except? -99
-cpdef int _decide(facts, legal) except? -1
+cdef int _decide(_Facts facts, legal) except? -1
 cpdef int improving(rest, int k, int n, int best, unseen) except? -1
-cpdef int _claim(facts, legal, hand, int k, int n) except? -1
+cdef int _claim(_Facts facts, legal, hand, int k, int n) except? -1

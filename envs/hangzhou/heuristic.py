@@ -22,7 +22,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.engine import offered
-from cnmahjong.envs.core.seat_facts import Observed, OnGame
+from cnmahjong.envs.core.seat_facts import SeatFacts
 from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, lowest_of, new_row
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
@@ -70,45 +70,40 @@ def _best_discard(hand: list[int], indicator: int, melds: int) -> int:
     return lowest_held(_discard_scores(hand, indicator, melds), hand)
 
 
-class _Observed(Observed):
-    """The facts the player reads, decoded from an ``hz-v0`` observation."""
+class _Facts(SeatFacts):
+    """The facts the player reads: decoded from an ``hz-v0`` observation, or read from the game for
+    ``seat`` (what its observation encodes)."""
 
     __slots__ = ()
     CHANNELS = CHANNELS
 
     def indicator(self) -> int:
-        return decode_indicator(self.obs)
-
-    def claim(self) -> int | None:
-        return decode_claim(self.obs)
-
-
-class _OnGame(OnGame):
-    """The same facts read from the game for ``seat`` (what its observation encodes)."""
-
-    __slots__ = ()
-
-    def indicator(self) -> int:
+        if self.game is None:
+            return decode_indicator(self.obs)
         return self.game.indicator
 
     def claim(self) -> int | None:
+        if self.game is None:
+            return decode_claim(self.obs)
         window = self.game._window
         return None if window is None else window.tiles[0]
 
 
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` (more than one) for a ``hz-v0`` observation."""
-    return _decide(_Observed(obs), legal)
+    return _decide(_Facts(obs), legal)
 
 
 def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     """``heuristic`` for ``seat`` of ``game``, its facts read from the game instead of planes."""
-    return _decide(_OnGame(game, seat), legal)
+    facts = _Facts.__new__(_Facts)  # no __init__ (compiled, a C allocation: one a decision)
+    facts.obs, facts.game, facts.seat = None, game, seat
+    return _decide(facts, legal)
 
 
 @cython.locals(best_t=cython.int, most=cython.int, plain=cython.int, p=cython.int, x=cython.int, t=cython.int,
-               best=cython.int, left=list, work=bytearray)
-def _decide(facts: Any, legal: list[int]) -> int:
+               best=cython.int, left=list, work=bytearray, phase=str)
+def _decide(facts: _Facts, legal: list[int]) -> int:
     if offered(legal, A.HU):  # a C loop over the list (``in`` compares objects)
         return A.HU
     hand = facts.hand()
@@ -169,7 +164,7 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | by
     return total
 
 
-def _claim(facts: Any, legal: list[int], hand: list[int], k: int, n: int) -> int:
+def _claim(facts: _Facts, legal: list[int], hand: list[int], k: int, n: int) -> int:
     t = facts.claim()
     if t is None:
         return A.PASS

@@ -24,7 +24,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from cnmahjong.envs.core.engine import ClaimWindow, offered
-from cnmahjong.envs.core.seat_facts import Observed, OnGame
+from cnmahjong.envs.core.seat_facts import SeatFacts
 from cnmahjong.envs.core.shapes import (
     counts_for,
     lowest_held,
@@ -50,31 +50,24 @@ _NO_SUIT = bytearray(SUIT)
 (``bytes`` there is first copied into a new bytearray by CPython: a type call per use)."""
 
 
-class _Observed(Observed):
-    """The facts the player reads, decoded from an ``sc-v0`` observation."""
+class _Facts(SeatFacts):
+    """The facts the player reads: decoded from an ``sc-v0`` observation, or read from the game for
+    ``seat`` (what its observation encodes)."""
 
     __slots__ = ()
     CHANNELS = CHANNELS
 
     def void(self) -> int | None:
         """The seat's own void suit, None until every seat's is shown."""
-        void = CHANNELS.decode(self.obs, "VOID", 0)
-        return None if void == "unknown" else SUIT_LABELS.index(void) - 1
-
-    def offered(self) -> int | None:
-        return CHANNELS.decode(self.obs, "OFFERED")
-
-
-class _OnGame(OnGame):
-    """The same facts read from the game for ``seat`` (what its observation encodes)."""
-
-    __slots__ = ()
-
-    def void(self) -> int | None:
+        if self.game is None:
+            void = CHANNELS.decode(self.obs, "VOID", 0)
+            return None if void == "unknown" else SUIT_LABELS.index(void) - 1
         voids = self.game.voids
         return None if voids is None else voids[self.seat]
 
     def offered(self) -> int | None:
+        if self.game is None:
+            return CHANNELS.decode(self.obs, "OFFERED")
         window = self.game._window
         return window.tiles[0] if isinstance(window, ClaimWindow) else None
 
@@ -111,17 +104,19 @@ def _suit_counts(hand: list[int] | bytearray) -> list[int]:
 
 def heuristic(obs: np.ndarray, legal: list[int]) -> int:
     """The greedy choice among ``legal`` for an ``sc-v0`` observation."""
-    return _decide(_Observed(obs), legal)
+    return _decide(_Facts(obs), legal)
 
 
 def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
     """``heuristic`` for ``seat`` of ``game``, its facts read from the game instead of planes."""
-    return _decide(_OnGame(game, seat), legal)
+    facts = _Facts.__new__(_Facts)  # no __init__ (compiled, a C allocation: one a decision)
+    facts.obs, facts.game, facts.seat = None, game, seat
+    return _decide(facts, legal)
 
 
 @cython.locals(best=cython.int, best_t=cython.int, most=cython.int, x=cython.int, left=list, work=bytearray,
-               t=cython.int)
-def _decide(facts: Any, legal: list[int]) -> int:
+               t=cython.int, phase=str)
+def _decide(facts: _Facts, legal: list[int]) -> int:
     if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
         return _HU
     hand, void, phase = facts.hand(), facts.void(), facts.phase()
@@ -216,7 +211,7 @@ def improving(rest: list[int], n: int, best: int, void: int | None) -> int:
     return total
 
 
-def _claim(facts: Any, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
+def _claim(facts: _Facts, legal: list[int], hand: list[int], void: int | None, n: int) -> int:
     """PENG or 直杠 on the offered tile when it does not set the hand back; else PASS."""
     t = facts.offered()
     if t is None:
