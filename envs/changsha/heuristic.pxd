@@ -4,6 +4,7 @@ from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.core.seat_facts cimport SeatFacts
 from cnmahjong.envs.changsha.patterns cimport shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.shapes cimport counts_for, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.tiles cimport counts_copy, melds_of
 
 # heuristic.py's action constants (C ints: compared in C)
 cdef int _HU, _PASS, _PENG, _DECLARE, _DICE_ONE, _DICE_TWO, _BUZHANG_CLAIM, _KAIGANG_CLAIM, _BUZHANG_SELF

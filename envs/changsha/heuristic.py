@@ -157,7 +157,7 @@ def _discard(facts: _Facts, legal: list[int], hand: list[int], melded: list[int]
         return tied[0]
     unseen = facts.unseen()
     best_t, most = -1, -1
-    work = bytearray(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
+    work = counts_copy(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled a C loop)
         work[t] -= 1
         x = improving(work, melded, n, best, unseen)

@@ -3,6 +3,7 @@
 # ``heuristic.pxd``), so a greedy player that types its facts as its reader asks each fact with a C
 # call, not an attribute lookup and an interpreted call; the game's slots are read as C struct members.
 from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.tiles cimport counts_copy
 
 
 cdef class SeatFacts:

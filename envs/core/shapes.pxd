@@ -33,6 +33,7 @@ cpdef list standard_shanten_honours_after_draw(c, int melds=*)
 cpdef list standard_shanten_honours_after_discard(c, int melds=*)
 @cython.locals(groups=cython.int, g=cython.int, r=cython.int, lo=cython.int, width=cython.int, x=cython.int,
                step=cython.int, base=cython.int, at_r=cython.int, at_g=cython.int, near=cython.int, held=cython.int,
+               around=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
                work="unsigned char[60]", memo="unsigned char *", out="unsigned char *", n=cython.int,

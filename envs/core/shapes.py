@@ -1198,14 +1198,15 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         for r in range(width):
             if p[lo + r]:
                 held |= 1 << r
+        # the ranks with a held tile within ``near`` ranks, their own aside
+        around = (held << 1 | held << 2 | held >> 1 | held >> 2) if near else 0
         step = delta * 10  # one more (or fewer) of rank r moves the entry by 5^r entries of _VEC bytes
         for r in range(width):
             x = p[lo + r] + delta
             if x >= 0 and x <= 4:
                 # a tile with no other tile within ``near`` ranks forms no block: adding or removing
                 # it leaves the shanten as it is (and the entry need not be made)
-                if not held & ((1 << (r + near + 1)) - (1 << (r - near if r >= near else 0))) & ~(1 << r) \
-                        and (delta > 0 and x == 1 or delta < 0 and x == 0):
+                if not around >> r & 1 and (delta > 0 and x == 1 or delta < 0 and x == 0):
                     out[lo + r] = base + 1
                 else:
                     at_r = at_g + step

@@ -24,7 +24,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import SeatFacts
 from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, lowest_of, new_row
-from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
+from cnmahjong.envs.core.tiles import NUM_KINDS, counts_copy, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
@@ -127,7 +127,7 @@ def _decide(facts: _Facts, legal: list[int]) -> int:
         return tied[0]
     unseen = facts.unseen()
     best_t, most, plain = -1, -1, -1
-    work = bytearray(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
+    work = counts_copy(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
     for t in tied:  # the highest (not the 财神, 进张, kind): a loop, no key tuples (compiled, C ints)
         p = 1 if t != k else 0
         if p < plain:  # a tile other than the 财神 is tied: the 财神's 进张 cannot matter
