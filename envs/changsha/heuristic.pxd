@@ -3,7 +3,7 @@
 from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.core.seat_facts cimport SeatFacts
 from cnmahjong.envs.changsha.patterns cimport shanten_after_discard, shanten_changed_row
-from cnmahjong.envs.core.shapes cimport counts_for, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes cimport counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles cimport counts_copy, melds_of
 
 # heuristic.py's action constants (C ints: compared in C)

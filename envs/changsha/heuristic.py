@@ -30,7 +30,7 @@ from cnmahjong.envs.changsha.observation import CHANNELS, decode_claim, decode_m
 from cnmahjong.envs.changsha.patterns import shanten, shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import SeatFacts
-from cnmahjong.envs.core.shapes import counts_for, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes import counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles import counts_copy, melds_of
 
 NUM_KINDS = 27
@@ -132,12 +132,20 @@ def _claim(facts: _Facts, legal: list[int], hand: list[int], melded: list[int]) 
 
 
 @cython.locals(best_t=cython.int, most=cython.int, x=cython.int, a=cython.int, t=cython.int, best=cython.int,
-               left=list, discards=list, tied=list, work=bytearray)
+               discards=list, tied=list, work=bytearray, lp=cython.p_uchar)
 def _discard(facts: _Facts, legal: list[int], hand: list[int], melded: list[int]) -> int:
     n = melds_of(hand)
-    left = shanten_after_discard(hand, melded, n)
-    discards = [a for a in legal if a < NUM_KINDS]
-    best = lowest_of(left, discards)
+    left = new_row(NUM_KINDS)  # ``shanten_after_discard`` as a row (each value plus one), read in C
+    shanten_changed_row(hand, melded, n, -1, left)
+    lp = left
+    discards = []
+    best = 10  # the lowest a discard leaves, plus one (``lowest_of``: 9 when there is none)
+    for a in legal:
+        if a < NUM_KINDS:
+            discards.append(a)
+            if lp[a] < best:
+                best = lp[a]
+    best -= 1
     for a in legal:
         if _BUZHANG_SELF <= a < _KAIGANG_SELF:
             t = a - _BUZHANG_SELF
@@ -151,7 +159,7 @@ def _discard(facts: _Facts, legal: list[int], hand: list[int], melded: list[int]
         return legal[0]
     tied = []
     for t in discards:
-        if left[t] == best:
+        if lp[t] - 1 == best:
             tied.append(t)
     if len(tied) == 1:
         return tied[0]

@@ -1071,6 +1071,7 @@ def _shanten_of(e: bytearray, ei: int, melds: int) -> int:
 
 
 @cython.cfunc
+@cython.inline
 @cython.locals(e=cython.p_uchar, ei=cython.int, rest=cython.p_uchar, ri=cython.int, melds=cython.int,
                memo=cython.p_uchar, mi=cython.int, best=cython.int, pa=cython.int, ma=cython.int, pb=cython.int,
                mb=cython.int, x=cython.int, y=cython.int, k=cython.int, v=cython.int, s=cython.int)
