@@ -35,6 +35,7 @@ CORE_MODULES = (
     "cnmahjong.envs.core.planes",
     "cnmahjong.envs.core.meld",
     "cnmahjong.envs.core.result",
+    "cnmahjong.envs.core.eventlog",
     "cnmahjong.envs.core.engine",
     "cnmahjong.envs.core.rewards",
     "cnmahjong.envs.core.rollouts",

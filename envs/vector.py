@@ -78,7 +78,7 @@ from typing import Any
 import numpy as np
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
-from cnmahjong.envs.core.engine import TableGame
+from cnmahjong.envs.core.engine import DONE, TableGame
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from cnmahjong.envs.core.seats import NUM_SEATS
@@ -252,7 +252,7 @@ class VectorEnv:
                 for s in game.seats_settled:  # a seat whose account closed gets what was held for it now
                     if not decided[t][s]:
                         self._rewards[t, s] += ledger.decide(t, s)
-            if game.done:
+            if game.phase == DONE:  # game.done, its phase read as a C slot
                 self._rewards[t] += ledger.release(t)
                 done_tables.append(t)
         for t in done_tables:

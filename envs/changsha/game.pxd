@@ -7,6 +7,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
 from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.eventlog cimport pack
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.changsha.patterns cimport wait_mask
 
@@ -18,6 +19,7 @@ cdef class _Window(ClaimWindow):
 # game.py's action constants (C ints: compared and offered in C)
 cdef int _HU, _PASS, _PENG_CLAIM, _BUZHANG_CLAIM, _KAIGANG_CLAIM, _BUZHANG_SELF, _KAIGANG_SELF
 cdef int _CHI_LOW, _CHI_MID, _CHI_HIGH, _HAIDI_TAKE, _HAIDI_DECLINE
+cdef int _DISCARD_EVENT, _FORCED_DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices (eventlog)
 
 
 cdef class ChangshaGame(TableGame):

@@ -47,6 +47,9 @@ from cnmahjong.envs.core.engine import (
 )
 from cnmahjong.envs.core.engine import OTHERS as _OTHERS
 from cnmahjong.envs.core.engine import count_hands as _count_hands
+from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
+from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
+from cnmahjong.envs.core.eventlog import event_form, pack
 from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, Transfer, win_transfers
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
@@ -71,6 +74,8 @@ HAIDI_DRAW = "haidi_draw"  # the taker: 海底捞月 or let it go
 HAIDI_DISCARD = "haidi_discard"  # HU-only claims on the 海底 tile (海底炮)
 PHASES = (OPENING, DISCARD, CLAIM, ROB, DICE, KONG_DRAW, KONG_DISCARD, HAIDI, HAIDI_DRAW,
           HAIDI_DISCARD, DONE)
+_DISCARD_EVENT, _FORCED_DISCARD_EVENT, _DRAW_EVENT = 1, 2, 3
+"""Indices of ``ChangshaGame.EVENT_FORMS`` (``eventlog``: 0 is the act)."""
 
 _Options = dict[int, list[int]]  # seat -> legal actions
 _Wins = dict[int, tuple[int, Win]]  # seat -> (winning tile, best win)
@@ -132,13 +137,16 @@ class ChangshaGame(TableGame):
     SCENARIO_KEYS = ("dice",)
     PHASES = PHASES
     DECLINE_PHASES = (OPENING, CLAIM, ROB, KONG_DISCARD, HAIDI_DISCARD)
+    EVENT_FORMS = (_DISCARD_FORM, event_form("discard", "seat", "tile", forced=True), _DRAW_FORM)
+    """The frequent events packed until the log is read (``eventlog``): indices ``_DISCARD_EVENT``,
+    ``_FORCED_DISCARD_EVENT``, ``_DRAW_EVENT``."""
     DICE_AHEAD = 2 * NUM_SUITED_KINDS + NUM_SEATS * len(OPENING_PATTERNS) * 2
     """Dice rolled in one hand at most: two per 开杠 (one kong per kind at most) and two birds per
     opening-win declaration (each seat declares each pattern at most once)."""
 
     # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
     # the instance dict.
-    __slots__ = (  # with TableGame's (phase, pending, _window, events, hands, result)
+    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result)
         "config", "seed", "dealer", "wall", "melds", "melded", "rivers", "river_counts", "shown",
         "declared", "public_log", "locked", "louhu", "payments", "turn", "drawn", "last_tile", "revealed",
         "_rng", "_dice", "_waits", "_kong", "_turn_win", "_dihu", "_opening_queue", "_opening",
@@ -202,7 +210,7 @@ class ChangshaGame(TableGame):
         self.turn = dealer
         self.drawn: int | None = None
         self.last_tile: int | None = None
-        self.events: list[dict[str, Any]] = []
+        self.events = []
         self.result: HandResult | None = None
         self._waits: list[int | None] = [None] * NUM_SEATS
         self.pending: dict[int, list[int]] = {}
@@ -225,7 +233,7 @@ class ChangshaGame(TableGame):
                 "wall": wall.tiles()}
         if dice is not None:
             deal["dice"] = list(dice)
-        self.events.append(deal)
+        self._log_tail.append(deal)
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
         self._opening_queue = [s for s in order if self._declarable(s)]
         self._next_opening()
@@ -256,8 +264,8 @@ class ChangshaGame(TableGame):
     def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
         values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
         self._ahead = None
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
         return values
 
     def peek_dice(self, n: int) -> list[int]:
@@ -312,11 +320,8 @@ class ChangshaGame(TableGame):
         counts[t] += 1
         self.public_log.append(4 + s + 16 * (t + 1))
         self.last_tile = t
-        if self.events is not None:  # None: a rollout's game keeps no log
-            if forced:
-                self.events.append({"type": "discard", "seat": s, "tile": t, "forced": True})
-            else:
-                self.events.append({"type": "discard", "seat": s, "tile": t})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(_FORCED_DISCARD_EVENT if forced else _DISCARD_EVENT, s, t))
 
     def _unshow(self, s: int, t: int) -> None:
         """A tile of kind ``t`` left seat ``s``'s hand in sight: the others know one shown copy
@@ -346,8 +351,8 @@ class ChangshaGame(TableGame):
         self._dihu = False
         for t in used:
             self._unshow(s, t)
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "meld", "seat": s, "kind": kind, "tiles": list(tiles),
                                 "from": from_seat, "how": how})
 
     # ------------------------------------------------------------ opening §3.2
@@ -388,8 +393,8 @@ class ChangshaGame(TableGame):
             record = {"seat": s, "pattern": pattern, "shown": shown, "dice": dice,
                       "bird_seats": seats, "payments": list(st.payments)}
             self._opening.append(record)
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "declare", **record})
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append({"type": "declare", **record})
             if not self.config.opening_win_stacking:
                 self._opening_queue.pop(0)
         self._next_opening()
@@ -479,8 +484,8 @@ class ChangshaGame(TableGame):
             self.turn = s
         else:
             t = self.wall.draw_head()
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "draw", "seat": s, "tile": t, "source": "head"})
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append(pack(_DRAW_EVENT, s, t, 0))  # from the head
             self._take_drawn(s, t)
 
     def _take_drawn(self, s: int, t: int) -> None:
@@ -496,8 +501,8 @@ class ChangshaGame(TableGame):
         t = self.wall.draw_tail()
         if self.wall.remaining == 0:
             self._haidi_kong_seat = s  # §6.5: the last tile used as a replacement
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail"})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(_DRAW_EVENT, s, t, 1))  # from the tail
         self._take_drawn(s, t)
 
     # ---------------------------------------------------------- claims §5
@@ -700,8 +705,8 @@ class ChangshaGame(TableGame):
         if self.wall.remaining == 0:
             self._haidi_kong_seat = s  # §6.3/§6.5: the last tile taken, no 海底 this hand
         self.revealed = list(k.drawn)
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "kong_draw", "seat": s, "tiles": list(k.drawn), "total": k.total})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "kong_draw", "seat": s, "tiles": list(k.drawn), "total": k.total})
         self.louhu[s] = 0
         acts = self._kong_draw_options(k)
         if acts:
@@ -752,8 +757,8 @@ class ChangshaGame(TableGame):
         s = k.seat
         if not self.locked[s]:
             self.locked[s] = True
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "lock", "seat": s})
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append({"type": "lock", "seat": s})
         self.revealed = [] if k.rekong is None else [k.rekong]
         for t in k.drawn:
             self._to_river(s, t, forced=True)
@@ -784,8 +789,8 @@ class ChangshaGame(TableGame):
     # ------------------------------------------------------------- 海底 §7
     def _step_haidi(self, s: int, action: int) -> None:
         if action == A.HAIDI_DECLINE:
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "haidi", "seat": s, "take": False})
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append({"type": "haidi", "seat": s, "take": False})
             self._haidi_offers += 1
             if self._haidi_offers == NUM_SEATS:
                 self._finish([], payer=None)
@@ -799,8 +804,8 @@ class ChangshaGame(TableGame):
         self.last_tile = t
         self.louhu[s] = 0
         self.revealed = [t]
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "haidi", "seat": s, "take": True, "tile": t})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "haidi", "seat": s, "take": True, "tile": t})
         win = self._win_with(s, t, _LAOYUE)
         if win is not None:
             self._turn_win = win
@@ -846,8 +851,8 @@ class ChangshaGame(TableGame):
                 he[s] = win.he
                 tiles[s] = t
                 transfers += win_transfers(s, st.payments)
-                if self.events is not None:  # None: a rollout's game keeps no log
-                    self.events.append({"type": "win", "seat": s, "tile": t, "payer": payer,
+                if self._log_tail is not None:  # None: a rollout's game keeps no log
+                    self._log_tail.append({"type": "win", "seat": s, "tile": t, "payer": payer,
                                         "patterns": list(win.patterns), "he": win.he,
                                         "payments": list(st.payments)})
         won = tuple(s for s, _, _ in winners)

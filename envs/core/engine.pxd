@@ -7,8 +7,10 @@
 cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
+from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
+cdef dict _FACTS  # each game class's facts (engine.py), asked with a C dict lookup at every step
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
 cdef class Window:
@@ -23,8 +25,9 @@ cdef class ClaimWindow(Window):
 
 @cython.auto_pickle(False)
 cdef class TableGame:
-    cdef public object phase, _window, events, hands, result
+    cdef public object phase, _window, _events, hands, result
     cdef public dict pending
+    cdef public list _log_tail
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
     cpdef list _held_kinds(self, bytearray h)
@@ -32,7 +35,7 @@ cdef class TableGame:
     @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")
     cpdef legal_mask_into(self, seat, bytearray buf, Py_ssize_t offset)
     cpdef _discards_all_held(self, seat)
-    @cython.locals(window=Window)
+    @cython.locals(window=Window, facts=tuple)
     cpdef step(self, seat, action)
     cpdef _apply(self, seat, action, phase)
     cpdef _resolve_window(self, window)

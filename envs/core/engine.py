@@ -14,7 +14,8 @@ state machine behind ``_apply`` (a decision outside a window) and
   bools or floats) and their legality before anything changes.
 - Every state change is appended to ``events`` as a JSON-serialisable dict;
   ``replay(events)`` rebuilds the game from its deal and checks every recorded
-  event against the rebuilt one.
+  event against the rebuilt one. The frequent ones wait packed in the log's tail
+  until ``events`` is read (``cnmahjong.envs.core.eventlog``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from operator import itemgetter
 from typing import Any, ClassVar
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, seed_arg, sequence_arg
+from cnmahjong.envs.core.eventlog import ACT, flush, pack
 from cnmahjong.envs.core.result import HandResult
 from cnmahjong.envs.core.seats import NEXT, NUM_SEATS, OTHERS  # noqa: F401  (re-exported: rulesets import them here)
 from cnmahjong.envs.core.tiles import COPIES, format, tiles_arg
@@ -45,17 +47,29 @@ DONE = "done"
 
 _HELD = bytes(1 if c else 0 for c in range(256))
 _UNSET = object()
-_FACTS: dict[type, tuple[int, bytes, bool, bytes]] = {}
+_FACTS: dict[type, tuple[int, bytes, bool, bytes, tuple[str, ...]]] = {}
 """Game class -> (its mask's size, a mask of zeros, whether it overrides ``_more_picks``, the zeros
-after the kinds), made on first use: a compiled class cannot have them set as class attributes."""
+after the kinds, its ``PHASES``: an act's packed phase is an index there), made on first use: a
+compiled class cannot have them set as class attributes."""
 
 
-def _class_facts(cls: type) -> tuple[int, bytes, bool, bytes]:
+def _class_facts(cls: type) -> tuple[int, bytes, bool, bytes, tuple[str, ...]]:
     n = cls.ACTIONS.NUM_ACTIONS
     below = cls.__mro__[:cls.__mro__.index(TableGame)]  # read from the classes' own dicts: compiled,
     more_picks = any(["_more_picks" in vars(k) for k in below])  # a cpdef method is no one object
-    facts = _FACTS[cls] = (n, bytes(n), more_picks, bytes(n - cls.NUM_KINDS))
+    facts = _FACTS[cls] = (n, bytes(n), more_picks, bytes(n - cls.NUM_KINDS), tuple(cls.PHASES))
     return facts
+
+
+@cython.cfunc
+@cython.locals(phases=tuple, i=cython.Py_ssize_t)
+def _index_of(phases: tuple[str, ...], phase: str) -> cython.Py_ssize_t:
+    """``phases.index(phase)``: compiled, the same string objects found by pointer first (a phase
+    is one of its class's constants), with ``index``'s comparisons only for an equal copy."""
+    for i in range(len(phases)):
+        if phases[i] is phase:
+            return i
+    return phases.index(phase)
 
 
 @cython.locals(i=cython.Py_ssize_t, a=cython.longlong, items=list)
@@ -169,7 +183,7 @@ def set_slot_state(obj: Any, state: dict[str, Any]) -> None:
 class TableGame:
     """The decision protocol of one hand; see the module docstring."""
 
-    __slots__ = ("phase", "pending", "_window", "events", "hands", "result")
+    __slots__ = ("phase", "pending", "_window", "_events", "_log_tail", "hands", "result")
     """What every game has (a ruleset's class adds its own in its ``__slots__``); the compiled build
     gives them C slots (``engine.pxd``)."""
     RULESET: ClassVar[str]
@@ -211,14 +225,37 @@ class TableGame:
     phase: str
     pending: dict[int, list[int]]
     _window: Window | None
-    events: list[dict[str, Any]] | None
-    """The event log (``replay`` rebuilds the game from it); None for a game played on without one
-    (``clone(log=False)``, ``rollouts(..., log=False)``): its play and settlement are the same, and
-    nothing that reads the log (replay, views, sampled worlds) takes it."""
+    _events: list[dict[str, Any]] | None
+    """The log's events as dicts, up to its last read (``events``)."""
+    _log_tail: list[Any] | None
+    """Events written since (``eventlog``): a frequent one packed, any other its dict; every write
+    to the log goes here, None exactly when ``_events`` is."""
+    EVENT_FORMS: ClassVar[tuple[Any, ...]] = ()
+    """The ruleset's frequent events packed in the tail (``eventlog.EventForm``), indices from 1."""
     hands: list[bytearray]
     result: HandResult | None
 
     # ------------------------------------------------------------ protocol
+    @property
+    def events(self) -> list[dict[str, Any]] | None:
+        """The event log (``replay`` rebuilds the game from it), a list of JSON-serialisable dicts
+        brought up to date when read (a list kept from an earlier read misses later events); None
+        for a game played on without one (``clone(log=False)``, ``rollouts(..., log=False)``): its
+        play and settlement are the same, and nothing that reads the log (replay, views, sampled
+        worlds) takes it."""
+        tail = self._log_tail
+        if tail:
+            flush(type(self), tail, self._events)
+        return self._events
+
+    @events.setter
+    def events(self, log: list[dict[str, Any]] | None) -> None:
+        """A new log (None: the game plays on without one); later events are appended to it."""
+        if log is not None and type(log) is not list:
+            raise TypeError(f"a game's event log is a list of event dicts or None, got {type(log).__name__}")
+        self._events = log
+        self._log_tail = None if log is None else []
+
     @property
     def done(self) -> bool:
         return self.phase == DONE
@@ -292,7 +329,9 @@ class TableGame:
         return copy.deepcopy(self)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Every attribute by name (``slot_state``), compiled or not."""
+        """Every attribute by name (``slot_state``), compiled or not; the log read first (its
+        tail made dicts: ``events``), so a pickle holds no packed event."""
+        self.events  # noqa: B018  (the property brings the log up to date)
         return slot_state(self)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -301,7 +340,7 @@ class TableGame:
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action mask.
         As Python, when every held kind may be discarded, one byte-table pass gives the discards."""
-        size, zeros, _, tail = _FACTS.get(type(self)) or _class_facts(type(self))
+        size, zeros, _, tail, _ = _FACTS.get(type(self)) or _class_facts(type(self))
         if cython.compiled:  # legal_mask_into's C loops
             mask = bytearray(size)
             self.legal_mask_into(seat, mask, 0)
@@ -381,8 +420,9 @@ class TableGame:
         if legal is None or (not offered(legal, action) if cython.compiled else action not in legal):
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "act", "seat": seat, "action": action, "phase": phase})
+        facts = _FACTS.get(type(self)) or _class_facts(type(self))
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(ACT, seat, action, _index_of(facts[4], phase)))
         window = self._window
         if window is not None:
             window.choices[seat] = action
@@ -392,7 +432,6 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
-            facts = _FACTS.get(type(self)) or _class_facts(type(self))
             more = self._more_picks(window, seat) if facts[2] else None  # asked only where a ruleset has more
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
@@ -478,8 +517,8 @@ class TableGame:
         self.phase = DONE
         self.pending = {}
         self._window = None
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "end", "result": result.to_dict()})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "end", "result": result.to_dict()})
 
     # ------------------------------------------------------------ the deal
     def __init__(self, config: Any = None, seed: int | None = None, dealer: int = 0) -> None:
@@ -548,18 +587,18 @@ class TableGame:
         verify = bool_arg(verify, "verify")
         events = event_log(events)
         game = cls._from_deal(events[0])
-        made = game.events
         checked = 0  # events before this index are verified
         for i, e in enumerate(events):
             if e["type"] != "act":
                 continue
-            if verify:
-                checked = _compare(made, events, checked, i)
+            if verify:  # the game's log read again: brought up to date (``events``)
+                checked = _compare(game.events, events, checked, i)
             try:
                 game.step(e.get("seat"), e.get("action"))
             except (IllegalActionError, TypeError, ValueError) as err:
                 raise ReplayMismatchError(i, None, e, f"the recorded act cannot be played ({err})") from None
         if verify:
+            made = game.events
             _compare(made, events, checked, max(len(made), len(events)))
         return game
 

@@ -87,9 +87,10 @@ MAX_REDRAWS = 200
 """Draws tried when the phase says another seat holds an option (see the module docstring);
 after that the world keeps the last draw and that seat is asked only what its hand allows
 (in a window the seat sees open, the first other seat in asking order may only pass)."""
-SHARED_ITEMS = frozenset({"events"})
-"""Lists whose items are never changed once appended: the list is copied, its items shared."""
-_NO_LOG = frozenset({"events"})  # what clone(log=False) does not copy
+SHARED_ITEMS = frozenset({"_events", "_log_tail"})
+"""Lists whose items are never changed once appended (the event log and its packed tail:
+``eventlog``): the list is copied, its items shared."""
+_NO_LOG = frozenset({"_events", "_log_tail"})  # what clone(log=False) does not copy
 
 # ------------------------------------------------------------------ clone
 _IMMUTABLE = (int, float, str, bool, type(None), bytes, tuple, frozenset, range, Meld)

@@ -3,11 +3,13 @@
 # seats and tiles between the steps are C ints and a hand's count vector a typed ``bytearray``.
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
+from cnmahjong.envs.core.eventlog cimport pack
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou.patterns cimport baotou_counts, win_counts
 
 # game.py's action constants (C ints: compared and offered in C)
 cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _CHI_LOW, _CHI_HIGH
+cdef int _DISCARD_EVENT, _PIAO_DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices (eventlog)
 
 
 cdef class HangzhouGame(TableGame):

@@ -30,6 +30,9 @@ from typing import Any
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame
+from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
+from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
+from cnmahjong.envs.core.eventlog import event_form, pack
 from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, win_transfers
 from cnmahjong.envs.core.tiles import NUM_KINDS
@@ -50,6 +53,8 @@ RULESET = "hangzhou"
 DISCARD = "discard"  # own turn: discard, own kong or self-drawn win
 CLAIM = "claim"  # claims on a discard (blind, resolved by priority)
 PHASES = (DISCARD, CLAIM, DONE)
+_DISCARD_EVENT, _PIAO_DISCARD_EVENT, _DRAW_EVENT = 1, 2, 3
+"""Indices of ``HangzhouGame.EVENT_FORMS`` (``eventlog``: 0 is the act)."""
 
 LAST_DRAWABLE = 19
 """§1 exhaustion: a draw that would take one of the last 19 drawable tiles (20 with the
@@ -75,9 +80,12 @@ class HangzhouGame(TableGame):
     DEAL_KEYS = ("streak",)
     PHASES = PHASES
     DECLINE_PHASES = (CLAIM,)
+    EVENT_FORMS = (_DISCARD_FORM, event_form("discard", "seat", "tile", piao=True), _DRAW_FORM)
+    """The frequent events packed until the log is read (``eventlog``): indices ``_DISCARD_EVENT``,
+    ``_PIAO_DISCARD_EVENT``, ``_DRAW_EVENT``."""
     """Every deal event records the dealer's streak level (§5)."""
 
-    __slots__ = (  # with TableGame's (phase, pending, _window, events, hands, result)
+    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result)
         "config", "seed", "dealer", "streak", "wall", "indicator", "melds", "melded", "rivers",
         "river_counts", "public_log", "payments", "turn", "drawn", "last_tile", "claims", "claims_made",
         "shipeng", "piao", "doublings", "bearer", "piao_pending", "_ready_before",
@@ -112,11 +120,11 @@ class HangzhouGame(TableGame):
         self.dealer = dealer
         self.streak = streak
         self.wall = wall
-        self.events: list[dict[str, Any]] = [{
+        self.events = [{
             "type": "deal", "ruleset": RULESET, "origin": origin, "dealer": dealer, "seed": seed, "streak": streak,
             "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}]
         self.indicator = wall.draw_head()
-        self.events.append({"type": "indicator", "tile": self.indicator})
+        self._log_tail.append({"type": "indicator", "tile": self.indicator})
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
@@ -192,8 +200,8 @@ class HangzhouGame(TableGame):
         if shown:
             self.melds[s] = [m.replace(hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "reveal", "seat": s, "tiles": shown})
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append({"type": "reveal", "seat": s, "tiles": shown})
 
     def _start_turn(self, s: int) -> None:
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
@@ -224,8 +232,8 @@ class HangzhouGame(TableGame):
             self._begin_turn(s)
         self._ready_before = self._baotou_ready(s)
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(_DRAW_EVENT, s, t, 1 if tail else 0))  # the source's index in DRAW_SOURCES
         h = self.hands[s]
         h[t] += 1
         self.drawn = t
@@ -252,11 +260,8 @@ class HangzhouGame(TableGame):
             self.piao[s] = 0
             self.doublings[s] = []
             self.bearer[s] = None
-        if self.events is not None:  # None: a rollout's game keeps no log
-            if piao:
-                self.events.append({"type": "discard", "seat": s, "tile": t, "piao": True})
-            else:
-                self.events.append({"type": "discard", "seat": s, "tile": t})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(_PIAO_DISCARD_EVENT if piao else _DISCARD_EVENT, s, t))
         if t == self.indicator:  # a 财神 is never claimed (§2)
             self._draw(NEXT[s])
         else:
@@ -274,8 +279,8 @@ class HangzhouGame(TableGame):
             self.melds[s][self.melds[s].index(old)] = Meld(JIAGANG, (t,) * 4, old.from_seat)
             self.melded[s][t] += 1
             self.public_log.append(s)
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "meld", "seat": s, "kind": JIAGANG, "tiles": [t] * 4,
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append({"type": "meld", "seat": s, "kind": JIAGANG, "tiles": [t] * 4,
                                     "from": old.from_seat})
         self.doublings[s].append(("kong", self.bearer[s]))
         self._draw(s, tail=True)
@@ -286,8 +291,8 @@ class HangzhouGame(TableGame):
         for t in meld.tiles:
             melded[t] += 1
         self.public_log.append(s)
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
                                 "from": meld.from_seat})
 
     # ----------------------------------------------------------------- claims
@@ -445,8 +450,8 @@ class HangzhouGame(TableGame):
         if kongs:
             patterns["GANGKAI"] = kongs
         liable = {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "win", "seat": s, "tile": tile, "payer": discarder, "exponent": e,
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "win", "seat": s, "tile": tile, "payer": discarder, "exponent": e,
                                 "patterns": dict(patterns), "payments": list(net),
                                 "liable": {"chengbao": chengbao, "fan": list(fan), "borne": list(borne)}})
         self._finish(HandResult(

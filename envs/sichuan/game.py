@@ -24,6 +24,9 @@ from typing import Any
 
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame, Window
+from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
+from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
+from cnmahjong.envs.core.eventlog import pack
 from cnmahjong.envs.core.limited_deal import Limit
 from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, Transfer
@@ -39,6 +42,8 @@ __all__ = ["RULESET", "SichuanGame", "SichuanMatch", "new_hand"]
 RULESET = "sichuan"
 SWAP, VOID, DISCARD, CLAIM, ROB = "swap", "void", "discard", "claim", "rob"
 PHASES = (SWAP, VOID, DISCARD, CLAIM, ROB, DONE)
+_DISCARD_EVENT, _DRAW_EVENT = 1, 2
+"""Indices of ``SichuanGame.EVENT_FORMS`` (``eventlog``: 0 is the act)."""
 SWAP_PICKS = 3
 """§2.1: tiles each seat passes."""
 OFFSET = {"next": 1, "across": 2, "previous": 3}
@@ -67,12 +72,14 @@ class SichuanGame(TableGame):
     WALL_SIZE = WALL_SIZE
     NO_HONOURS = "Sichuan mahjong has no honours (§1): tiles are the kinds 0-26 (1m..9p)"
     PHASES = PHASES
+    EVENT_FORMS = (_DISCARD_FORM, _DRAW_FORM)
+    """The frequent events packed until the log is read (``eventlog``): ``_DISCARD_EVENT``, ``_DRAW_EVENT``."""
     SECRET_PHASES = (SWAP,)
     DECLINE_PHASES = (CLAIM, ROB)
     MAX_TO_ACT = 4
     SCENARIO_KEYS = ("swap_direction",)
 
-    __slots__ = (  # with TableGame's (phase, pending, _window, events, hands, result)
+    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result)
         "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "melds", "melded", "rivers",
         "payments", "turn", "voids", "swap_direction", "passed", "received", "out", "ledger", "kongs",
         "last_kong", "threshold", "peng_lock", "turn_draws", "replacement", "kong_this_turn",
@@ -116,7 +123,7 @@ class SichuanGame(TableGame):
         self.config, self.seed, self.dealer, self.wall, self._rng = config, seed, dealer, wall, rng
         self._fixed_direction = direction
         extra = {"swap_direction": direction} if origin == "scenario" else {}
-        self.events: list[dict[str, Any]] = [self._deal_event(origin, hands, wall, **extra)]
+        self.events = [self._deal_event(origin, hands, wall, **extra)]
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_SUITED_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
@@ -240,8 +247,8 @@ class SichuanGame(TableGame):
             self.passed[s] = tiles
             self.received[to] = list(tiles)
         self.swap_direction = direction
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "swap", "direction": direction, "tiles": given})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "swap", "direction": direction, "tiles": given})
         self._open_void_window()
 
     @classmethod
@@ -267,8 +274,8 @@ class SichuanGame(TableGame):
             self._resolve_swap(window)
         elif window.kind == VOID:
             self.voids = [window.choices[s] - A.VOID for s in range(NUM_SEATS)]
-            if self.events is not None:  # None: a rollout's game keeps no log
-                self.events.append({"type": "void", "voids": list(self.voids)})
+            if self._log_tail is not None:  # None: a rollout's game keeps no log
+                self._log_tail.append({"type": "void", "voids": list(self.voids)})
             self._start_turn(self.dealer)
         elif window.kind == CLAIM:
             self._resolve_claims(window)  # type: ignore[arg-type]
@@ -333,8 +340,8 @@ class SichuanGame(TableGame):
         h[t] += 1
         self.turn_draws.append(t)
         self.replacement = tail
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "draw", "seat": s, "tile": t, "source": "tail" if tail else "head"})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(_DRAW_EVENT, s, t, 1 if tail else 0))  # the source's index in DRAW_SOURCES
         self._start_turn(s)
 
     def _apply(self, seat: int, action: int, phase: str) -> None:
@@ -352,8 +359,8 @@ class SichuanGame(TableGame):
         h[t] -= 1
         self.rivers[s].append(t)
         self.discards += 1
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "discard", "seat": s, "tile": t})
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append(pack(_DISCARD_EVENT, s, t))
         self._haidi_discard = not self.wall.remaining
         self._gangpao_discard = self.kong_this_turn
         options: dict[int, list[int]] = {}
@@ -482,8 +489,8 @@ class SichuanGame(TableGame):
             self.melded[s][t] += 1
         transfers = [e.transfer() for e in entries]
         self._pay(transfers)
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
                                 "from": meld.from_seat, "transfers": [x.to_dict() for x in transfers]})
 
     def _kong_made(self, s: int, meld: Meld, entries: list[scoring.KongEntry]) -> None:
@@ -588,8 +595,8 @@ class SichuanGame(TableGame):
         self.out.append(s)
         hand = [t for t in _KINDS for _ in range(self.hands[s][t])] + ([tile] if payer is not None else [])
         self._wins.append({"seat": s, "payer": payer, "tile": tile, "kind": kind, "reading": r})
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "win", "seat": s, "tile": tile, "payer": payer, "kind": kind,
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "win", "seat": s, "tile": tile, "payer": payer, "kind": kind,
                                 "fan": r.fan, "patterns": dict(r.patterns), "hand": sorted(hand),
                                 "revealed": self.config.reveal_winner_hand,
                                 "transfers": [x.to_dict() for x in transfers]})
@@ -611,8 +618,8 @@ class SichuanGame(TableGame):
                 fans[s] = fmax
         transfers = scoring.exhaustion_payments(classes, fans, self.ledger, self.config)
         self._pay(transfers)
-        if self.events is not None:  # None: a rollout's game keeps no log
-            self.events.append({"type": "exhaust", "classes": {str(k): v for k, v in classes.items()},
+        if self._log_tail is not None:  # None: a rollout's game keeps no log
+            self._log_tail.append({"type": "exhaust", "classes": {str(k): v for k, v in classes.items()},
                                 "dajiao_fan": {str(k): v for k, v in fans.items()},
                                 "transfers": [x.to_dict() for x in transfers]})
         self._finish(classes, fans)
