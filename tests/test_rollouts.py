@@ -139,7 +139,7 @@ def state_without_log(game) -> dict:
     """Everything of a game but its event log, comparable (a generator by its state, the rest by
     ``repr``: the wall, windows and kongs have no ``==``)."""
     state = slot_state(game)
-    del state["events"]
+    del state["_events"], state["_log_tail"]  # the log and its packed tail (envs.core.eventlog)
     return {k: v.getstate() if isinstance(v, random.Random) else repr(v) for k, v in state.items()}
 
 

@@ -226,8 +226,8 @@ class Encoder:
     def _rows(self, game: SichuanGame, seat: int) -> list[bytes]:
         """The rows of the planes, in order (``_PARTS``)."""
         seat = seat_arg(seat)
-        if self._game is not game or self._events is not game.events:  # another hand: nothing cached holds
-            self._game, self._events = game, game.events
+        if self._game is not game or self._events is not game._events:  # another hand: nothing cached holds
+            self._game, self._events = game, game._events  # the log's own list: game.events would decode its tail
             self._rivers = [(-1, b"", b"")] * 4
             self._melds = [(-1, b"", b"", b"")] * 4
         order = SEAT_ORDER[seat]
