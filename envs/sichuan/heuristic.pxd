@@ -6,7 +6,7 @@ from cnmahjong.envs.core.seat_facts cimport SeatFacts
 from cnmahjong.envs.core.shapes cimport (
     counts_for, lowest_held, lowest_of, new_row, shanten_one_changed, standard_shanten_changed_row,
 )
-from cnmahjong.envs.core.tiles cimport melds_of
+from cnmahjong.envs.core.tiles cimport counts_copy, melds_of
 from cnmahjong.envs.sichuan.patterns cimport holds_void
 
 # heuristic.py's action constants (C ints: compared in C)

@@ -35,7 +35,7 @@ from cnmahjong.envs.core.shapes import (
     standard_shanten,
     standard_shanten_changed_row,
 )
-from cnmahjong.envs.core.tiles import melds_of
+from cnmahjong.envs.core.tiles import counts_copy, melds_of
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan.observation import CHANNELS, KINDS, SUIT_LABELS
 from cnmahjong.envs.sichuan.patterns import holds_void
@@ -142,7 +142,7 @@ def _decide(facts: _Facts, legal: list[int]) -> int:
     if len(tied) == 1:
         return tied[0]
     best_t, most = -1, -1
-    work = bytearray(_without(hand, void))  # each tied discard taken out of one copy and put back (C bytes)
+    work = counts_copy(hand)  # each tied discard taken out of one copy and put back (C bytes); no void tile held here
     for t in tied:  # the most 进张, then the higher kind (a loop: no key tuples, compiled C ints)
         work[t] -= 1
         x = improving(work, n, best, void)
