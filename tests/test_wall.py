@@ -135,3 +135,59 @@ def test_the_deal_wall_is_the_full_wall_after_its_head_draws_section1(size, rnd,
             assert draw(full, op, d) == draw(rest, op, d)
     assert full.layout() == rest.layout() and full.stacks_left() == rest.stacks_left()
     assert full.tiles() == rest.tiles() == [t for t in full.layout() if t != EMPTY]  # read from the head on
+
+
+@given(st.one_of(st.integers(0, 999), st.integers(0, 2**32 - 1), st.integers(2**32, 2**64 - 1)),
+       st.sampled_from([27, 34]))
+def test_a_seeded_shuffle_is_random_randoms_shuffle_section1(seed, num_kinds):
+    """``seeded_shuffle`` (compiled: CPython's Mersenne Twister in C, ``_mt_order``) deals exactly
+    what ``shuffled(random.Random(seed))`` deals, for one-word and two-word seeds; ``_mt_order``
+    itself is asked too (as Python under ``CNMAHJONG_PURE=1``: the same loops on masked ints)."""
+    import random
+
+    from cnmahjong.envs.core import wall
+
+    expected = wall.shuffled(random.Random(seed), num_kinds)
+    assert wall.seeded_shuffle(seed, num_kinds) == expected
+    assert wall._mt_order(seed, wall._shuffle_tables(num_kinds)[0]) == expected
+
+
+def test_a_seed_past_64_bits_is_shuffled_by_random_random_section1():
+    import random
+
+    from cnmahjong.envs.core.wall import seeded_shuffle, shuffled
+
+    for seed in (2**64, 2**64 + 12345, 2**200 + 1):
+        assert seeded_shuffle(seed) == shuffled(random.Random(seed))
+
+
+@pytest.mark.parametrize("num_kinds", [27, 34])
+def test_the_generator_after_a_shuffle_is_where_the_shuffle_left_it_section1(num_kinds):
+    """A hand dealt by ``seeded_shuffle`` rolls its dice with ``generator_after_shuffle``: the same
+    generator, in the same state, as the one ``shuffled`` drew its tiles from."""
+    import random
+
+    from cnmahjong.envs.core.wall import generator_after_shuffle, shuffled
+
+    for seed in (0, 7, 2**63 - 1):
+        rng = random.Random(seed)
+        shuffled(rng, num_kinds)
+        assert generator_after_shuffle(seed, num_kinds).getstate() == rng.getstate()
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**40 + 3])
+def test_a_seeded_changsha_hand_rolls_the_dice_of_its_seeds_generator_section6_3(seed):
+    """The dice (开杠, birds of an opening win) come from the seed's generator after the shuffle,
+    whether the deal kept it (as Python) or makes it when first asked (a deal shuffled in C)."""
+    import random
+
+    from cnmahjong.envs.changsha.game import ChangshaGame
+    from cnmahjong.envs.core.wall import shuffled
+
+    rng = random.Random(seed)
+    shuffled(rng, 27)
+    expected = [rng.randint(1, 6) for _ in range(6)]
+    game = ChangshaGame(seed=seed)
+    assert game.peek_dice(6) == expected
+    assert game._roll(2, "kong", 0) == expected[:2]
+    assert game.peek_dice(4) == expected[2:]

@@ -53,7 +53,7 @@ from cnmahjong.envs.core.eventlog import event_form, pack
 from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, Transfer, win_transfers
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
-from cnmahjong.envs.core.wall import WALL_SIZE, Wall
+from cnmahjong.envs.core.wall import WALL_SIZE, Wall, generator_after_shuffle
 
 __all__ = ["RULESET", "ChangshaGame", "ChangshaMatch", "IllegalActionError", "ReplayMismatchError", "new_hand"]
 
@@ -177,7 +177,7 @@ class ChangshaGame(TableGame):
 
     # ------------------------------------------------------------------ setup
     def _setup(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]],
-               wall: Wall, rng: random.Random, dice: list[int] | None) -> None:
+               wall: Wall, rng: random.Random | None, dice: list[int] | None) -> None:
         """Common start; ``dice`` is None for a seeded deal, the scenario's dice otherwise."""
         self.config = config
         self.seed = seed
@@ -262,11 +262,19 @@ class ChangshaGame(TableGame):
 
     # ------------------------------------------------------------ helpers
     def _roll(self, n: int, purpose: str, seat: int) -> list[int]:
-        values = [self._dice.popleft() if self._dice else self._rng.randint(1, 6) for _ in range(n)]
+        values = [self._dice.popleft() if self._dice else self._generator().randint(1, 6) for _ in range(n)]
         self._ahead = None
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             self._log_tail.append({"type": "dice", "seat": seat, "purpose": purpose, "values": values})
         return values
+
+    def _generator(self) -> random.Random:
+        """The seeded generator the dice roll with: a deal shuffled in C leaves None
+        (``TableGame._seeded_deal``), made here when first asked."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = generator_after_shuffle(self.seed, NUM_SUITED_KINDS)
+        return rng
 
     def peek_dice(self, n: int) -> list[int]:
         """The next ``n`` rolls: the scenario's dice still queued, then the seeded generator's,
@@ -276,7 +284,7 @@ class ChangshaGame(TableGame):
             ahead = list(self._dice)[:n]
             if len(ahead) < n:
                 rng = random.Random()
-                rng.setstate(self._rng.getstate())
+                rng.setstate(self._generator().getstate())
                 ahead += [rng.randint(1, 6) for _ in range(n - len(ahead))]
             self._ahead = ahead
         return ahead[:n]

@@ -38,7 +38,7 @@ from cnmahjong.envs.core.eventlog import ACT, flush, pack
 from cnmahjong.envs.core.result import HandResult
 from cnmahjong.envs.core.seats import NEXT, NUM_SEATS, OTHERS  # noqa: F401  (re-exported: rulesets import them here)
 from cnmahjong.envs.core.tiles import COPIES, format, tiles_arg
-from cnmahjong.envs.core.wall import Wall, shuffled
+from cnmahjong.envs.core.wall import Wall, seeded_shuffle, shuffled
 
 DEALT_TILES = 53
 """Tiles dealt: 13 to each seat and one more to the dealer (§1 of both rule texts)."""
@@ -560,10 +560,17 @@ class TableGame:
         return config_arg(config, cls.CONFIG, cls.CONFIG.PRESETS[0]), seed_or_draw(seed), check_dealer(dealer)
 
     @classmethod
-    def _seeded_deal(cls, seed: int, dealer: int) -> tuple[list[list[int]], Wall, random.Random]:
-        """(hands, wall after the deal, the seed's generator): §1 of both rule texts."""
-        rng = random.Random(seed)
-        tiles = shuffled(rng, cls.NUM_KINDS)
+    def _seeded_deal(cls, seed: int, dealer: int,
+                     generator: bool = False) -> tuple[list[list[int]], Wall, random.Random | None]:
+        """(hands, wall after the deal, the seed's generator after the shuffle): §1 of both rule
+        texts. The generator is None where ``generator`` is false and the shuffle ran in C
+        (``seeded_shuffle``): a game that may roll with it makes it when first asked
+        (``generator_after_shuffle``); as Python, the generator the shuffle used."""
+        if generator or not cython.compiled:
+            rng = random.Random(seed)
+            tiles = shuffled(rng, cls.NUM_KINDS)
+        else:
+            rng, tiles = None, seeded_shuffle(seed, cls.NUM_KINDS)
         # The first 53 tiles drawn from the head are the hands; a wall laid out from the rest,
         # at the end of the layout, is the full wall after those 53 head draws (position for
         # position, stacks counted alike: test_wall.py checks it).

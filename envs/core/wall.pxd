@@ -22,9 +22,20 @@ cdef class Wall:
 
 
 # shuffled's compiled sort: the keys, the order and the buckets' starts as C arrays (MAX_TILES = 136)
-@cython.locals(n=int, i=int, j=int, b=int, o=int, key="unsigned long long",
-               p="unsigned char *", keys="unsigned long long[136]", order="int[136]", start="int[129]", out=list)
+@cython.locals(n=int, i=int, b=int, key="unsigned long long", p="unsigned char *", keys="unsigned long long[136]")
 cpdef list _key_order(bytes raw, tuple kinds)
+@cython.locals(i=int, j=int, b=int, o=int, key="unsigned long long", order="int[136]", start="int[129]", out=list)
+cdef list _ordered(unsigned long long* keys, int n, tuple kinds)
+
+# seeded_shuffle's generator words: CPython's MT19937 state and the keys as C arrays
+cdef int _MT_N
+cdef unsigned int _MASK32, _UPPER, _MATRIX_A, _TEMPER_B, _TEMPER_C
+cdef unsigned int _MT_START[624]
+@cython.locals(i=int, y="unsigned int")
+cdef void _fill_mt_start()
+@cython.locals(n=int, i=int, j=int, k=int, length=int, y="unsigned int", w="unsigned long long",
+               low="unsigned int", high="unsigned int", mt="unsigned int[624]", keys="unsigned long long[136]")
+cpdef list _mt_order(unsigned long long seed, tuple kinds)
 
 @cython.locals(t=object)
 cpdef bint _all_kinds(list tiles) except -1

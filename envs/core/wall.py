@@ -208,6 +208,98 @@ def shuffled(rng: random.Random, num_kinds: int = NUM_SUITED_KINDS) -> list[int]
     return list(map(kinds.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
+def seeded_shuffle(seed: int, num_kinds: int = NUM_SUITED_KINDS) -> list[int]:
+    """``shuffled(random.Random(seed), num_kinds)``, the same tiles in the same order, where the
+    generator itself is not wanted afterwards. Compiled (and ``seed`` below 2**64), the generator's
+    words come from ``_mt_order``'s C loops: about a quarter of the instructions of seeding a
+    ``random.Random`` and converting its bits, a third of what a seeded deal cost. The generator a
+    game rolls its dice with later is ``generator_after_shuffle``."""
+    if cython.compiled and 0 <= seed < 1 << 64:
+        return _mt_order(seed, _shuffle_tables(num_kinds)[0])
+    return shuffled(random.Random(seed), num_kinds)
+
+
+def generator_after_shuffle(seed: int, num_kinds: int = NUM_SUITED_KINDS) -> random.Random:
+    """``random.Random(seed)`` in the state ``shuffled`` leaves it (its one ``getrandbits`` done):
+    the seeded generator a hand dealt by ``seeded_shuffle`` rolls its dice with, made when first
+    asked."""
+    rng = random.Random(seed)
+    rng.getrandbits(64 * COPIES * num_kinds)
+    return rng
+
+
+_MT_N = 624
+"""The Mersenne Twister's state words (CPython's ``Modules/_randommodule.c``; its M is 397)."""
+_MASK32, _UPPER, _MATRIX_A, _TEMPER_B, _TEMPER_C = 0xFFFFFFFF, 0x80000000, 0x9908B0DF, 0x9D2C5680, 0xEFC60000
+"""Its constants; compiled, C unsigned ints (wall.pxd), so that the arithmetic stays in C."""
+if not cython.compiled:  # wall.pxd's C array, as a list
+    _MT_START = [0] * _MT_N
+
+
+def _fill_mt_start() -> None:
+    """``_MT_START``: the state ``init_genrand(19650218)`` makes, the same for every seed (the
+    first step of ``init_by_array``), made once."""
+    _MT_START[0] = 19650218
+    for i in range(1, _MT_N):
+        y = _MT_START[i - 1]
+        _MT_START[i] = (1812433253 * (y ^ (y >> 30)) + i) & _MASK32
+
+
+_fill_mt_start()
+
+
+def _mt_order(seed: int, kinds: tuple) -> list:
+    """``shuffled(random.Random(seed), ...)``'s order, computed without the Python generator: CPython's
+    MT19937 on C integers (``random_seed``: ``init_by_array`` of ``seed``'s 32-bit words, low word
+    first, one word for 0; ``getrandbits(64 n)``: the next ``2 n`` words, low first, so that key ``i``
+    is word ``2 i`` plus word ``2 i + 1`` times 2**32), then ``_key_order``'s sort (``_ordered``).
+    Only the first ``2 n`` words of the state's first regeneration are made: each depends on words
+    made before it or not yet regenerated. ``seed`` in ``0..2**64-1``; as Python the same loops, on
+    ints masked to 32 bits (``tests/test_wall.py`` checks both against ``random.Random``)."""
+    n = len(kinds)
+    if n > 136:
+        raise ValueError(f"{n} tiles: at most {MAX_TILES}")
+    if not cython.compiled:  # wall.pxd's C arrays, as lists
+        mt, keys = [0] * _MT_N, [0] * n
+    low, high = seed & _MASK32, seed >> 32
+    length = 2 if high else 1
+    for i in range(_MT_N):  # init_genrand(19650218), made once
+        mt[i] = _MT_START[i]
+    i, j = 1, 0
+    for k in range(_MT_N):  # init_by_array: max(N, key length) rounds
+        y = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1664525)) + (high if j else low) + j) & _MASK32
+        i += 1
+        j += 1
+        if i >= _MT_N:
+            mt[0] = mt[_MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+    for k in range(_MT_N - 1):
+        y = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1566083941)) - i) & _MASK32
+        i += 1
+        if i >= _MT_N:
+            mt[0] = mt[_MT_N - 1]
+            i = 1
+    mt[0] = _UPPER
+    for i in range(2 * n):  # the regenerated words (genrand_uint32's loop), tempered
+        y = (mt[i] & _UPPER) | (mt[i + 1] & 0x7FFFFFFF)
+        y = mt[i + 397 if i < 227 else i - 227] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        mt[i] = y
+        y ^= y >> 11
+        y ^= (y << 7) & _TEMPER_B
+        y ^= (y << 15) & _TEMPER_C
+        y ^= y >> 18
+        w = y  # compiled: 64 bits wide before the shift
+        if i & 1:
+            keys[i >> 1] |= w << 32
+        else:
+            keys[i >> 1] = w
+    return _ordered(keys, n, kinds)
+
+
 MAX_TILES = HONOURS_WALL_SIZE
 """The most tiles a wall shuffles (the C arrays of ``_key_order``; a literal there)."""
 
@@ -223,17 +315,26 @@ def _key_order(raw: bytes, kinds: tuple) -> list:
     if n > 136 or len(raw) != 8 * n:
         raise ValueError(f"{n} tiles with {len(raw)} key bytes: at most {MAX_TILES} tiles, 8 bytes each")
     p = raw
-    if not cython.compiled:  # wall.pxd's C arrays, as lists
-        keys, order, start = [0] * n, [0] * n, [0] * 129
-    else:
-        for b in range(129):
-            start[b] = 0
+    if not cython.compiled:  # wall.pxd's C array, as a list
+        keys = [0] * n
     for i in range(n):
         key = 0
         for b in range(7, -1, -1):
             key = key << 8 | p[8 * i + b]
         keys[i] = key
-        start[(key >> 57) + 1] += 1
+    return _ordered(keys, n, kinds)
+
+
+def _ordered(keys: list, n: int, kinds: tuple) -> list:
+    """``kinds[:n]`` in the order of ``keys[:n]``, ties in index order (the sort of ``_key_order``,
+    whose docstring says how; compiled, ``keys`` is a C array)."""
+    if not cython.compiled:
+        order, start = [0] * n, [0] * 129
+    else:
+        for b in range(129):
+            start[b] = 0
+    for i in range(n):
+        start[(keys[i] >> 57) + 1] += 1
     for b in range(128):  # bucket b's first place
         start[b + 1] += start[b]
     for i in range(n):

@@ -92,7 +92,8 @@ class SichuanGame(TableGame):
         """A seeded hand (§1): 108 tiles shuffled and dealt as in Changsha; the 换三张 direction,
         when random, is drawn later from the same seeded generator."""
         config, seed, dealer = self._check_args(config, seed, dealer)
-        hands, wall, rng = self._seeded_deal(seed, dealer)
+        # the seed's generator kept where it draws the 换三张 direction (else a deal shuffled in C)
+        hands, wall, rng = self._seeded_deal(seed, dealer, config.huan_san_zhang and config.huan_direction == "random")
         self._setup_hand(config, seed, dealer, hands, wall, "seed", rng, None)
 
     @classmethod
@@ -119,7 +120,7 @@ class SichuanGame(TableGame):
         return game
 
     def _setup_hand(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]], wall: Wall,
-                    origin: str, rng: random.Random, direction: str | None) -> None:
+                    origin: str, rng: random.Random | None, direction: str | None) -> None:
         self.config, self.seed, self.dealer, self.wall, self._rng = config, seed, dealer, wall, rng
         self._fixed_direction = direction
         extra = {"swap_direction": direction} if origin == "scenario" else {}
