@@ -266,7 +266,7 @@ def _mt_order(seed: int, kinds: tuple) -> list:
     for i in range(_MT_N):  # init_genrand(19650218), made once
         mt[i] = _MT_START[i]
     i, j = 1, 0
-    for k in range(_MT_N):  # init_by_array: max(N, key length) rounds
+    for _k in range(_MT_N):  # init_by_array: max(N, key length) rounds
         y = mt[i - 1]
         mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1664525)) + (high if j else low) + j) & _MASK32
         i += 1
@@ -276,7 +276,7 @@ def _mt_order(seed: int, kinds: tuple) -> list:
             i = 1
         if j >= length:
             j = 0
-    for k in range(_MT_N - 1):
+    for _k in range(_MT_N - 1):
         y = mt[i - 1]
         mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1566083941)) - i) & _MASK32
         i += 1
