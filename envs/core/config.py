@@ -92,12 +92,18 @@ class RuleOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the options (JSON-serialisable; used by event logs). A fresh dict each
-        call, copied from one built once (every deal logs its config)."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in self._plain.items()}
+        call, copied from one built once (every deal logs its config): its tuples as new lists."""
+        plain, tuples = self._plain
+        out = plain.copy()
+        for k in tuples:
+            out[k] = list(out[k])
+        return out
 
     @functools.cached_property
-    def _plain(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.option_names()}
+    def _plain(self) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """(the options by name, the names whose value is a tuple)."""
+        plain = {name: getattr(self, name) for name in self.option_names()}
+        return plain, tuple(k for k, v in plain.items() if isinstance(v, tuple))
 
 
 def as_config(cls: type[C], rules: str | C | Mapping[str, Any]) -> C:

@@ -33,8 +33,8 @@ cdef unsigned int _MASK32, _UPPER, _MATRIX_A, _TEMPER_B, _TEMPER_C
 cdef unsigned int _MT_START[624]
 @cython.locals(i=int, y="unsigned int")
 cdef void _fill_mt_start()
-@cython.locals(n=int, i=int, j=int, _k=int, length=int, y="unsigned int", w="unsigned long long",
-               low="unsigned int", high="unsigned int", mt="unsigned int[624]", keys="unsigned long long[136]")
+@cython.locals(n=int, i=int, j=int, step=int, y="unsigned int", w="unsigned long long", key="unsigned int[2]",
+               mt="unsigned int[624]", keys="unsigned long long[136]")
 cpdef list _mt_order(unsigned long long seed, tuple kinds)
 
 @cython.locals(t=object)

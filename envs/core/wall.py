@@ -77,9 +77,11 @@ class Wall:
 
     def tiles(self) -> list[int]:
         """Remaining kinds from head to tail (from ``_head`` on: every position before it is taken)."""
+        pos = self._pos
+        if self.remaining == len(pos) - self._head:  # none taken past the head (a new deal's wall)
+            return pos[self._head:]
         if cython.compiled:  # a C loop over C ints (the filter below calls a method per position)
             out = []
-            pos = self._pos
             for k in range(self._head, len(pos)):
                 t = pos[k]
                 if t != -1:  # EMPTY (a literal for the C comparison)
@@ -260,29 +262,27 @@ def _mt_order(seed: int, kinds: tuple) -> list:
     if n > 136:
         raise ValueError(f"{n} tiles: at most {MAX_TILES}")
     if not cython.compiled:  # wall.pxd's C arrays, as lists
-        mt, keys = [0] * _MT_N, [0] * n
-    low, high = seed & _MASK32, seed >> 32
-    length = 2 if high else 1
+        mt, keys, key = [0] * _MT_N, [0] * n, [0, 0]
+    key[0], key[1] = seed & _MASK32, seed >> 32
+    step = 1 if key[1] else 0  # the key's words: two, or one (key[1] never read)
     for i in range(_MT_N):  # init_genrand(19650218), made once
         mt[i] = _MT_START[i]
-    i, j = 1, 0
-    for _k in range(_MT_N):  # init_by_array: max(N, key length) rounds
+    # init_by_array's first N rounds: i from 1 to N - 1, then (past the wrap, mt[0] = mt[N - 1]) i = 1
+    j = 0
+    for i in range(1, _MT_N):
         y = mt[i - 1]
-        mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1664525)) + (high if j else low) + j) & _MASK32
-        i += 1
-        j += 1
-        if i >= _MT_N:
-            mt[0] = mt[_MT_N - 1]
-            i = 1
-        if j >= length:
-            j = 0
-    for _k in range(_MT_N - 1):
+        mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1664525)) + key[j] + j) & _MASK32
+        j = (j + 1) & step
+    mt[0] = mt[_MT_N - 1]
+    y = mt[0]
+    mt[1] = ((mt[1] ^ ((y ^ (y >> 30)) * 1664525)) + key[j] + j) & _MASK32
+    # its last N - 1 rounds: i from 2 to N - 1, then (wrapped) i = 1
+    for i in range(2, _MT_N):
         y = mt[i - 1]
         mt[i] = ((mt[i] ^ ((y ^ (y >> 30)) * 1566083941)) - i) & _MASK32
-        i += 1
-        if i >= _MT_N:
-            mt[0] = mt[_MT_N - 1]
-            i = 1
+    mt[0] = mt[_MT_N - 1]
+    y = mt[0]
+    mt[1] = ((mt[1] ^ ((y ^ (y >> 30)) * 1566083941)) - 1) & _MASK32
     mt[0] = _UPPER
     for i in range(2 * n):  # the regenerated words (genrand_uint32's loop), tempered
         y = (mt[i] & _UPPER) | (mt[i + 1] & 0x7FFFFFFF)
