@@ -25,7 +25,7 @@ cdef int _DISCARD_EVENT, _FORCED_DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indic
 cdef class ChangshaGame(TableGame):
     cdef public object config, seed, dealer, turn, drawn, last_tile
     cdef public list melds, melded, rivers, river_counts, shown, declared, public_log, locked, louhu
-    cdef public list payments, revealed, _waits, _opening_queue, _opening
+    cdef public list revealed, _waits, _opening_queue, _opening
     cdef public object _rng, _dice, _kong, _turn_win, _dihu
     cdef public object _haidi_first, _haidi_offers, _haidi_taker, _haidi_kong_seat, _ahead
     cdef public Wall wall

@@ -146,9 +146,9 @@ class ChangshaGame(TableGame):
 
     # Slots: attribute reads are the engine's most frequent operation, and slot reads skip
     # the instance dict.
-    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result)
+    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result, payments)
         "config", "seed", "dealer", "wall", "melds", "melded", "rivers", "river_counts", "shown",
-        "declared", "public_log", "locked", "louhu", "payments", "turn", "drawn", "last_tile", "revealed",
+        "declared", "public_log", "locked", "louhu", "turn", "drawn", "last_tile", "revealed",
         "_rng", "_dice", "_waits", "_kong", "_turn_win", "_dihu", "_opening_queue", "_opening",
         "_haidi_first", "_haidi_offers", "_haidi_taker", "_haidi_kong_seat", "_ahead",
     )

@@ -27,7 +27,7 @@ cdef class ClaimWindow(Window):
 cdef class TableGame:
     cdef public object phase, _window, _events, hands, result
     cdef public dict pending
-    cdef public list _log_tail
+    cdef public list _log_tail, payments
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
     cpdef list _held_kinds(self, bytearray h)
@@ -43,5 +43,5 @@ cdef class TableGame:
     @cython.locals(pending=dict, acts=list)
     cpdef play_forced(self)
     cpdef _ask(self, phase, pending)
-    cpdef _open_window(self, window)
+    cpdef _open_window(self, Window window)
     cpdef _end_hand(self, result)

@@ -183,7 +183,7 @@ def set_slot_state(obj: Any, state: dict[str, Any]) -> None:
 class TableGame:
     """The decision protocol of one hand; see the module docstring."""
 
-    __slots__ = ("phase", "pending", "_window", "_events", "_log_tail", "hands", "result")
+    __slots__ = ("phase", "pending", "_window", "_events", "_log_tail", "hands", "result", "payments")
     """What every game has (a ruleset's class adds its own in its ``__slots__``); the compiled build
     gives them C slots (``engine.pxd``)."""
     RULESET: ClassVar[str]
@@ -234,6 +234,9 @@ class TableGame:
     """The ruleset's frequent events packed in the tail (``eventlog.EventForm``), indices from 1."""
     hands: list[bytearray]
     result: HandResult | None
+    payments: list[int]
+    """What each seat has been paid so far in the hand, net (the ruleset's own list, changed in
+    place): the envs compare it with what they credited at every step (a C slot, compiled)."""
 
     # ------------------------------------------------------------ protocol
     @property

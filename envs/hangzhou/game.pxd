@@ -15,7 +15,7 @@ cdef int _DISCARD_EVENT, _PIAO_DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices
 cdef class HangzhouGame(TableGame):
     cdef public object config, seed, dealer, streak, turn, drawn, last_tile, claims_made, _ready_before
     cdef public int indicator
-    cdef public list melds, melded, rivers, river_counts, public_log, payments, claims, shipeng, piao
+    cdef public list melds, melded, rivers, river_counts, public_log, claims, shipeng, piao
     cdef public list doublings, bearer, piao_pending
     cdef public Wall wall
 

@@ -85,9 +85,9 @@ class HangzhouGame(TableGame):
     ``_PIAO_DISCARD_EVENT``, ``_DRAW_EVENT``."""
     """Every deal event records the dealer's streak level (§5)."""
 
-    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result)
+    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result, payments)
         "config", "seed", "dealer", "streak", "wall", "indicator", "melds", "melded", "rivers",
-        "river_counts", "public_log", "payments", "turn", "drawn", "last_tile", "claims", "claims_made",
+        "river_counts", "public_log", "turn", "drawn", "last_tile", "claims", "claims_made",
         "shipeng", "piao", "doublings", "bearer", "piao_pending", "_ready_before",
     )
 

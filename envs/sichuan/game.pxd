@@ -16,7 +16,7 @@ cdef class SichuanGame(TableGame):
     cdef public object config, seed, dealer, _rng, _fixed_direction, turn, voids, swap_direction, kongs
     cdef public object replacement, kong_this_turn, last_kong_from, dealer_opening, quiet, discards
     cdef public object _first_group, _haidi_discard, _gangpao_discard
-    cdef public list melds, melded, rivers, payments, passed, received, out, ledger, last_kong, threshold
+    cdef public list melds, melded, rivers, passed, received, out, ledger, last_kong, threshold
     cdef public list peng_lock, turn_draws, ordinary_draws, won_tiles, _transfers, _wins
     cdef public dict _offer_fan
     cdef public list _waits

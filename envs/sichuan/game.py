@@ -79,9 +79,9 @@ class SichuanGame(TableGame):
     MAX_TO_ACT = 4
     SCENARIO_KEYS = ("swap_direction",)
 
-    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result)
+    __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result, payments)
         "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "melds", "melded", "rivers",
-        "payments", "turn", "voids", "swap_direction", "passed", "received", "out", "ledger", "kongs",
+        "turn", "voids", "swap_direction", "passed", "received", "out", "ledger", "kongs",
         "last_kong", "threshold", "peng_lock", "turn_draws", "replacement", "kong_this_turn",
         "last_kong_from", "dealer_opening", "quiet", "ordinary_draws", "discards", "won_tiles",
         "_transfers", "_wins", "_first_group", "_offer_fan", "_haidi_discard", "_gangpao_discard", "_waits",
