@@ -56,12 +56,13 @@ def test_the_log_read_mid_hand_and_at_its_end_is_dicts_and_replays(name):
     while not game.done:
         seat = game.to_act[0]
         game.step(seat, rng.choice(game.legal_actions(seat)))
-        if rng.random() < 0.2:  # read now and then: what was read stays, later events follow it
+        if rng.random() < 0.2 and not game.done:  # read now and then: what was read stays, later events follow it
             log = game.events
             assert log[:len(seen)] == seen and all(type(e) is dict for e in log)
             seen = list(log)
+    assert game._log_tail[-1] is game.result  # the end event kept as the result until read
     log = game.events
-    assert all(type(e) is dict for e in log) and log[-1]["type"] == "end"
+    assert all(type(e) is dict for e in log) and log[-1] == {"type": "end", "result": game.result.to_dict()}
     assert json.loads(json.dumps(log)) == log
     assert type(game).replay(log).events == log
     assert sum(e["type"] == "act" for e in log) > 0 and game._log_tail == []

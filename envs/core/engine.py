@@ -521,7 +521,7 @@ class TableGame:
         self.pending = {}
         self._window = None
         if self._log_tail is not None:  # None: a rollout's game keeps no log
-            self._log_tail.append({"type": "end", "result": result.to_dict()})
+            self._log_tail.append(result)  # the end event: its dict made when the log is read (eventlog)
 
     # ------------------------------------------------------------ the deal
     def __init__(self, config: Any = None, seed: int | None = None, dealer: int = 0) -> None:

@@ -5,7 +5,8 @@ they were about a sixth of a compiled ``VectorEnv`` decision: each a dict of fou
 kept, and the log's surviving dicts made the cyclic collector run. Almost nobody reads the log
 while a hand is played (the observations read the game's state), so a game writes into its
 *tail* (``TableGame._log_tail``): a frequent event as one int (its form's index and up to three
-small fields), any other event as its dict, in order. Reading ``game.events`` (a property) turns
+small fields), the end event as its ``HandResult`` (frozen; its dict made on read, as the hand's
+last event), any other event as its dict, in order. Reading ``game.events`` (a property) turns
 the tail into dicts, appended to the log in order: the log a reader sees is exactly the list of
 JSON-serialisable dicts it always was. A list kept from an earlier read is not brought up to date
 by later steps: read ``game.events`` again.
@@ -20,6 +21,8 @@ source); a form's constants follow its fields in the dict, as the ruleset wrote 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
+
+from cnmahjong.envs.core.result import HandResult
 
 FORM_BITS = 4
 """Low bits of a packed event: its form's index (so at most 16 forms per game class)."""
@@ -74,9 +77,10 @@ def forms_of(cls: Any) -> tuple[EventForm, ...]:
 
 
 def event_of(forms: tuple[EventForm, ...], record: Any) -> Any:
-    """The dict of one tail entry: a packed int decoded by its form, a dict as it is."""
+    """The dict of one tail entry: a packed int decoded by its form, a ``HandResult`` as the end
+    event (``{"type": "end", "result": its to_dict()}``), a dict as it is."""
     if type(record) is not int:
-        return record
+        return {"type": "end", "result": record.to_dict()} if type(record) is HandResult else record
     form = forms[record & ((1 << FORM_BITS) - 1)]
     record >>= FORM_BITS
     event: dict[str, Any] = {"type": form.type}
