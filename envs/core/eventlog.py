@@ -51,12 +51,13 @@ def event_form(type_: str, *fields: str | tuple[str, tuple[Any, ...]], **constan
                      tuple(constants.items()))
 
 
-_LOW, _WIDTH = FORM_BITS, FIELD_BITS  # compiled: C ints (eventlog.pxd), read by pack in C
+_A, _B, _C = FORM_BITS, FORM_BITS + FIELD_BITS, FORM_BITS + 2 * FIELD_BITS
+"""Where fields a, b, c start (compiled: C ints, eventlog.pxd; as Python three names looked up)."""
 
 
 def pack(form: int, a: int = 0, b: int = 0, c: int = 0) -> int:
     """One event of form index ``form`` with fields ``a, b, c`` (each in ``0..FIELD_MAX``) as an int."""
-    return form | a << _LOW | b << (_LOW + _WIDTH) | c << (_LOW + 2 * _WIDTH)
+    return form | a << _A | b << _B | c << _C
 
 
 _FORMS: dict[type, tuple[EventForm, ...]] = {}
