@@ -438,6 +438,31 @@ def test_a_twin_refuses_counts_that_disagree_before_the_sums_could_overflow(rule
 
 
 @pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_twin_reads_a_games_lists_checked_a_short_one_or_none_an_error(ruleset: str) -> None:
+    """The twins index a game's per-seat lists as C lists (``_write``'s typed locals), bounds and
+    None checked: a game whose lists a caller shortened or emptied is an error, never a read past
+    the list (the slots are public, writable from Python)."""
+    _require_compiled()
+    import importlib
+
+    import numpy as np
+
+    twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")
+    rs = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(ruleset)
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(4))
+    before = twin.planes(game, 2)
+    melds, rivers = game.melds, game.rivers
+    game.melds = melds[:2]  # seats 2 and 3 missing
+    with pytest.raises(IndexError):
+        twin.planes(game, 2)
+    game.melds, game.rivers = melds, None
+    with pytest.raises((TypeError, AttributeError)):
+        twin.planes(game, 2)
+    game.rivers = rivers
+    assert twin.planes(game, 2) == before
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
 def test_a_twin_refuses_a_seat_or_a_game_before_it_clears_the_batch_row(ruleset: str) -> None:
     """``planes`` and ``planes_into`` of each twin (one ``envs.core.planes.Twin`` for the three) refuse
     a seat outside 0..3 and another ruleset's game before a byte of the caller's row is cleared."""

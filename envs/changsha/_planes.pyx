@@ -10,6 +10,7 @@ out the groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both gi
 bytes at every step of 20,000 hands.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
@@ -57,9 +58,12 @@ _twin = twin_of(_write, ChangshaGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 
+@cython.boundscheck(True)  # the game's lists indexed as lists (typed below), checked: a game's
+@cython.nonecheck(True)  # slots are the caller's to set, a short list or None an error, not a crash
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef ChangshaGame game = <ChangshaGame> of
+    cdef list melded, river_counts, shown, melds, rivers, locked, declared
     cdef Meld m
     cdef ClaimWindow window
     cdef Wall wall

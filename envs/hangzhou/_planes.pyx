@@ -10,6 +10,7 @@ groups of ``WRITTEN_FOR``, and ``tests/test_compiled.py`` checks both give the s
 step of 20,000 hands.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
@@ -56,9 +57,12 @@ _twin = twin_of(_write, HangzhouGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 
+@cython.boundscheck(True)  # the game's lists indexed as lists (typed below), checked: a game's
+@cython.nonecheck(True)  # slots are the caller's to set, a short list or None an error, not a crash
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef HangzhouGame game = <HangzhouGame> of
+    cdef list melds, river_counts, rivers, piao, claims
     cdef ClaimWindow window
     cdef Wall wall
     cdef uint64_t seen[5]

@@ -10,6 +10,7 @@ declaration no longer lays out the groups of ``WRITTEN_FOR``, and ``tests/test_c
 checks both give the same bytes at every step of 20,000 hands.
 """
 
+cimport cython
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow, Window
@@ -76,9 +77,12 @@ cdef unsigned char _money(object amount, object base) except? 0:
     return <unsigned char> (MONEY_CLAMP if n > MONEY_CLAMP else n)
 
 
+@cython.boundscheck(True)  # the game's lists indexed as lists (typed below), checked: a game's
+@cython.nonecheck(True)  # slots are the caller's to set, a short list or None an error, not a crash
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef SichuanGame game = <SichuanGame> of
+    cdef list melds, rivers, payments
     cdef Window window
     cdef Wall wall
     cdef unsigned char row[N]
