@@ -167,9 +167,12 @@ class VectorEnv:
         self.games: list[Any] = []
         self.table_seeds: list[int] = []
         self.hands_played = 0
-        self._rows: list[tuple[int, int]] = []
-        self._legal = b""  # the masks of the last batch, private (the caller may write batch.mask)
-        self._groups: list[tuple[int, int]] = []  # (table, rows of that table), in row order
+        # the last batch's rows, private (the caller may write batch.table, batch.seat and batch.mask):
+        # its size, each row's table and seat (rows of one table together, seats in order), the masks
+        self._n = 0
+        self._row_table = np.zeros(rows, dtype=np.int64)
+        self._row_seat = np.zeros(rows, dtype=np.int64)
+        self._legal = b""
         self._rngs: list[np.random.Generator] = []
         self._encoders: list[Any] = []
         self._writers: list[Any] = []  # per table: its encoder's planes_into(game, seat, buf, offset), or None
@@ -195,7 +198,8 @@ class VectorEnv:
             self._deal(t)
         return self._gather()
 
-    @cython.locals(game=TableGame, i=cython.Py_ssize_t, k=cython.Py_ssize_t)
+    @cython.locals(game=TableGame, i=cython.Py_ssize_t, j=cython.Py_ssize_t, k=cython.Py_ssize_t, n=cython.Py_ssize_t,
+                   t=cython.Py_ssize_t, row_table="long long[:]", row_seat="long long[:]")
     def step(self, actions: Any) -> Batch:
         """Apply ``actions[i]`` for row ``i`` of the previous batch, play forced decisions, credit
         payments, deal again where a hand ended, and return the next batch. Every action is
@@ -203,7 +207,7 @@ class VectorEnv:
         if not self.games:
             raise RuntimeError("step() before reset(): call reset() first")
         acts = np.asarray(actions)
-        n = len(self._rows)
+        n = self._n
         if acts.shape != (n,) or not (np.issubdtype(acts.dtype, np.integer) and acts.dtype != np.bool_):
             raise ValueError(f"actions must be {n} integers, one per row of the last batch, "
                              f"got {acts.dtype} array of shape {acts.shape}")
@@ -215,7 +219,7 @@ class VectorEnv:
         legal[inside] = mask[np.flatnonzero(inside), acts[inside]] == 1
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            t, s = self._rows[i]
+            t, s = int(self._row_table[i]), int(self._row_seat[i])
             allowed = np.flatnonzero(mask[i]).tolist()
             raise ValueError(f"row {i} (table {t}, seat {s}): action {int(acts[i])} is not legal; "
                              f"legal are {allowed}. No table was changed.")
@@ -223,18 +227,22 @@ class VectorEnv:
         self._rewards[:] = 0
         self._hand_over[:] = False
         done_tables = []
-        rows = self._rows
+        row_table, row_seat = self._row_table, self._row_seat
         ledger = self._ledger
         paid, decided, defer = ledger.paid, ledger.decided, ledger.defer
         acts = acts.tolist()
         i = 0
-        for t, k in self._groups:  # k rows of table t, from row i on
+        while i < n:  # the k rows of table t from row i on
+            t = row_table[i]
+            k = 1
+            while i + k < n and row_table[i + k] == t:
+                k += 1
             game = games[t]
             if k == 1:
-                game.step(rows[i][1], acts[i])
+                game.step(row_seat[i], acts[i])
             else:  # one window: answered in the engine's asking order, as the AEC env asks, each
                 # answer followed by what it forces (a seat's next pick with one choice), as there
-                chosen = {rows[j][1]: acts[j] for j in range(i, i + k)}
+                chosen = {row_seat[j]: acts[j] for j in range(i, i + k)}
                 for s in list(game.pending):
                     game.step(s, chosen[s])
                     if len(game.pending.get(s, ())) == 1:  # its next pick is forced: played now, as there
@@ -246,7 +254,7 @@ class VectorEnv:
                 self._credit(t, game)
             if defer and not all(decided[t]):  # defer_early_payments: a seat's first decision brings its held payments
                 for j in range(i - k, i):
-                    s = rows[j][1]
+                    s = row_seat[j]
                     if not decided[t][s]:
                         self._rewards[t, s] += ledger.decide(t, s)
                 for s in game.seats_settled:  # a seat whose account closed gets what was held for it now
@@ -304,28 +312,23 @@ class VectorEnv:
                    actions=cython.Py_ssize_t, capacity=cython.Py_ssize_t, tables="long long[:]", seats="long long[:]")
     def _gather(self) -> Batch:
         """Rows of the pending decisions, table by table, seat by seat, written into the buffers."""
-        rows: list[tuple[int, int]] = []
-        groups = []
-        add_row = rows.append
         in_place = cython.compiled  # the masks' C loops; as Python a row made whole is copied in
         buf, view, mask_buf, mask_view = self._planes, self._planes_view, self._masks, self._masks_view
         capacity = len(self._table)
         size, actions = len(buf) // capacity, self.ruleset.num_actions
         n = 0
         encoders = self._encoders
-        tables, seats = self._table, self._seat  # each row's table and seat, written as it is made
+        tables, seats = self._row_table, self._row_seat  # each row's table and seat (private), as it is made
         for t, (game, write) in enumerate(zip(self.games, self._writers, strict=True)):
             if game is None:
                 continue
             pending = game.pending
-            groups.append((t, len(pending)))
             for s in pending if len(pending) == 1 else sorted(pending):
                 if n == capacity:
                     raise RuntimeError(f"more decisions are pending at {self.num_tables} tables than the "
                                        f"{self.ruleset.max_to_act} per table that "
                                        f"{self.ruleset.game.__name__}.MAX_TO_ACT declares (the ruleset must "
                                        f"declare the most seats that decide at once)")
-                add_row((t, s))
                 tables[n] = t
                 seats[n] = s
                 if write is not None:  # the encoder writes its planes in place
@@ -343,8 +346,9 @@ class VectorEnv:
                 else:
                     mask_view[n * actions:(n + 1) * actions] = game.legal_mask(s)
                 n += 1
-        self._rows = rows
-        self._groups = groups
+        self._n = n
+        self._table[:n] = self._row_table[:n]  # the batch's copies
+        self._seat[:n] = self._row_seat[:n]
         self._legal = bytes(mask_view[:n * actions])  # private: the caller may write batch.mask
         if not n:
             return Batch(obs=self._obs[:0], mask=self._mask[:0], table=self._table[:0], seat=self._seat[:0],
@@ -355,15 +359,18 @@ class VectorEnv:
             self.encoding.to_float(np.frombuffer(buf, dtype=np.uint8, count=n * size).reshape(n, *obs.shape[1:]),
                                    out=obs)
         return Batch(obs=obs, mask=self._mask[:n], table=self._table[:n], seat=self._seat[:n], rewards=self._rewards,
-                     hand_over=self._hand_over, state=None if self._state is None else self._gather_state(groups, n))
+                     hand_over=self._hand_over, state=None if self._state is None else self._gather_state(n))
 
-    def _gather_state(self, groups: list[tuple[int, int]], n: int) -> np.ndarray:
+    def _gather_state(self, n: int) -> np.ndarray:
         """Each row's table state, made once per table with the table's own encoder."""
         layout = self.state_layout
         assert layout is not None and self._state is not None
-        planes = []
-        for t, k in groups:
-            planes.extend([layout.planes(self.games[t], self._encoders[t])] * k)
+        planes: list[bytes] = []
+        last = -1
+        for t in self._row_table[:n].tolist():  # a table's rows together
+            if t != last:
+                state, last = layout.planes(self.games[t], self._encoders[t]), t
+            planes.append(state)
         u8 = np.frombuffer(b"".join(planes), dtype=np.uint8).reshape(n, *layout.shape)
         out = self._state[:n]
         if self.obs_dtype == np.uint8:

@@ -248,6 +248,23 @@ def test_legality_is_checked_against_the_engine_not_the_callers_mask(ruleset, ta
     assert len(batch) > 0
 
 
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_batchs_table_and_seat_arrays_written_by_the_caller_change_no_step(ruleset):
+    """``batch.table`` and ``batch.seat`` are views of the env's buffers: the step answers the rows
+    it made (its private copy of each row's table and seat), whatever the caller wrote there."""
+    envs = [VectorEnv(num_tables=6, ruleset=ruleset, seed=5) for _ in range(2)]
+    batches = [v.reset() for v in envs]
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in batches[0].mask])
+        batches[1].table[:] = batches[1].table[::-1].copy()  # the caller's writes
+        batches[1].seat[:] = (batches[1].seat + 1) % 4
+        batches = [v.step(actions) for v in envs]
+        assert np.array_equal(batches[0].table, batches[1].table)
+        assert np.array_equal(batches[0].seat, batches[1].seat)
+    assert [g.events for g in envs[0].games] == [g.events for g in envs[1].games]
+
+
 @pytest.mark.parametrize("answer, fragment", [
     (lambda t, g: "a game", "returned str: allowed a ChangshaGame or None"),
     (lambda t, g: HangzhouGame(seed=t), "returned HangzhouGame: allowed a ChangshaGame or None"),
