@@ -227,7 +227,10 @@ class VectorEnv:
         self._rewards[:] = 0
         self._hand_over[:] = False
         done_tables = []
-        row_table, row_seat = self._row_table, self._row_seat
+        if cython.compiled:  # typed memoryviews: C reads
+            row_table, row_seat = self._row_table, self._row_seat
+        else:  # as Python, lists of ints (a numpy array's item is a numpy scalar, slow to make and compare)
+            row_table, row_seat = self._row_table[:n].tolist(), self._row_seat[:n].tolist()
         ledger = self._ledger
         paid, decided, defer = ledger.paid, ledger.decided, ledger.defer
         acts = acts.tolist()
