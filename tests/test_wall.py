@@ -149,7 +149,23 @@ def test_a_seeded_shuffle_is_random_randoms_shuffle_section1(seed, num_kinds):
 
     expected = wall.shuffled(random.Random(seed), num_kinds)
     assert wall.seeded_shuffle(seed, num_kinds) == expected
-    assert wall._mt_order(seed, wall._shuffle_tables(num_kinds)[0]) == expected
+    assert wall._mt_order(seed, wall._shuffle_tables(num_kinds)[0], 0) == (expected, -1)
+
+
+@given(st.one_of(st.integers(0, 999), st.integers(0, 2**64 - 1), st.integers(2**64, 2**70)),
+       st.sampled_from([27, 34]), st.sampled_from([1, 2, 3, 5, 7, 1000, 2**31]))
+def test_a_seeded_shuffle_and_its_generators_next_draw_are_random_randoms_section1(seed, num_kinds, below):
+    """``seeded_shuffle_and_draw`` (Sichuan's random 换三张 direction is its one draw): the tiles of
+    ``shuffled(random.Random(seed))`` and that generator's next ``randrange(below)``."""
+    import random
+
+    from cnmahjong.envs.core import wall
+
+    rng = random.Random(seed)
+    expected = wall.shuffled(rng, num_kinds)
+    assert wall.seeded_shuffle_and_draw(seed, num_kinds, below) == (expected, rng.randrange(below))
+    with pytest.raises(ValueError, match="allowed 1..2"):
+        wall.seeded_shuffle_and_draw(seed, num_kinds, 0)
 
 
 def test_a_seed_past_64_bits_is_shuffled_by_random_random_section1():

@@ -563,21 +563,26 @@ class TableGame:
         return config_arg(config, cls.CONFIG, cls.CONFIG.PRESETS[0]), seed_or_draw(seed), check_dealer(dealer)
 
     @classmethod
-    def _seeded_deal(cls, seed: int, dealer: int,
-                     generator: bool = False) -> tuple[list[list[int]], Wall, random.Random | None]:
+    def _seeded_deal(cls, seed: int, dealer: int) -> tuple[list[list[int]], Wall, random.Random | None]:
         """(hands, wall after the deal, the seed's generator after the shuffle): §1 of both rule
-        texts. The generator is None where ``generator`` is false and the shuffle ran in C
-        (``seeded_shuffle``): a game that may roll with it makes it when first asked
-        (``generator_after_shuffle``); as Python, the generator the shuffle used."""
-        if generator or not cython.compiled:
+        texts. Compiled, the generator is None (the shuffle ran in C: ``seeded_shuffle``); a game
+        that may roll with it makes it when first asked (``generator_after_shuffle``). As Python,
+        the generator the shuffle used."""
+        if cython.compiled:
+            rng, tiles = None, seeded_shuffle(seed, cls.NUM_KINDS)
+        else:
             rng = random.Random(seed)
             tiles = shuffled(rng, cls.NUM_KINDS)
-        else:
-            rng, tiles = None, seeded_shuffle(seed, cls.NUM_KINDS)
+        hands, wall = cls._dealt(tiles, dealer)
+        return hands, wall, rng
+
+    @classmethod
+    def _dealt(cls, tiles: list[int], dealer: int) -> tuple[list[list[int]], Wall]:
+        """(hands, wall after the deal) of the shuffled ``tiles``, head to tail."""
         # The first 53 tiles drawn from the head are the hands; a wall laid out from the rest,
         # at the end of the layout, is the full wall after those 53 head draws (position for
         # position, stacks counted alike: test_wall.py checks it).
-        return deal_hands(tiles[:DEALT_TILES], dealer), Wall(tiles[DEALT_TILES:], size=cls.WALL_SIZE), rng
+        return deal_hands(tiles[:DEALT_TILES], dealer), Wall(tiles[DEALT_TILES:], size=cls.WALL_SIZE)
 
     @classmethod
     def _check_scenario(cls, hands: Any, wall: Any, dealer: int) -> tuple[list[list[int]], list[int]]:

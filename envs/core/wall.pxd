@@ -34,8 +34,8 @@ cdef unsigned int _MT_START[624]
 @cython.locals(i=int, y="unsigned int")
 cdef void _fill_mt_start()
 @cython.locals(n=int, i=int, j=int, step=int, y="unsigned int", w="unsigned long long", key="unsigned int[2]",
-               mt="unsigned int[624]", keys="unsigned long long[136]")
-cpdef list _mt_order(unsigned long long seed, tuple kinds)
+               mt="unsigned int[624]", keys="unsigned long long[136]", bits=int, draw="long long")
+cpdef tuple _mt_order(unsigned long long seed, tuple kinds, long long below)
 
 @cython.locals(t=object)
 cpdef bint _all_kinds(list tiles) except -1

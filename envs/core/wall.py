@@ -217,8 +217,24 @@ def seeded_shuffle(seed: int, num_kinds: int = NUM_SUITED_KINDS) -> list[int]:
     ``random.Random`` and converting its bits, a third of what a seeded deal cost. The generator a
     game rolls its dice with later is ``generator_after_shuffle``."""
     if cython.compiled and 0 <= seed < 1 << 64:
-        return _mt_order(seed, _shuffle_tables(num_kinds)[0])
+        return _mt_order(seed, _shuffle_tables(num_kinds)[0], 0)[0]
     return shuffled(random.Random(seed), num_kinds)
+
+
+def seeded_shuffle_and_draw(seed: int, num_kinds: int, below: int) -> tuple[list[int], int]:
+    """``seeded_shuffle``'s tiles and the seed's generator's next ``randrange(below)`` after the
+    shuffle (``below`` in 1..2**31): what a hand that draws once from that generator (Sichuan's
+    random 换三张 direction) needs of it, without making it. Compiled, from ``_mt_order``'s next
+    words; as Python (or where those run out), from ``random.Random(seed)`` itself."""
+    if not 0 < below <= 1 << 31:
+        raise ValueError(f"below={below!r}: allowed 1..2**31")
+    if cython.compiled and 0 <= seed < 1 << 64:
+        tiles, draw = _mt_order(seed, _shuffle_tables(num_kinds)[0], below)
+        if draw >= 0:
+            return tiles, draw
+    rng = random.Random(seed)
+    tiles = shuffled(rng, num_kinds)
+    return tiles, rng.randrange(below)
 
 
 def generator_after_shuffle(seed: int, num_kinds: int = NUM_SUITED_KINDS) -> random.Random:
@@ -250,8 +266,11 @@ def _fill_mt_start() -> None:
 _fill_mt_start()
 
 
-def _mt_order(seed: int, kinds: tuple) -> list:
-    """``shuffled(random.Random(seed), ...)``'s order, computed without the Python generator: CPython's
+def _mt_order(seed: int, kinds: tuple, below: int) -> tuple:
+    """(``shuffled(random.Random(seed), ...)``'s order, the generator's ``randrange(below)`` next, or
+    -1 for ``below`` 0 or where this regeneration's words run out), computed without the Python
+    generator (``randrange``: ``getrandbits`` of ``below``'s bit length, the word's top bits, again
+    until below ``below``; 1..2**31). CPython's
     MT19937 on C integers (``random_seed``: ``init_by_array`` of ``seed``'s 32-bit words, low word
     first, one word for 0; ``getrandbits(64 n)``: the next ``2 n`` words, low first, so that key ``i``
     is word ``2 i`` plus word ``2 i + 1`` times 2**32), then ``_key_order``'s sort (``_ordered``).
@@ -297,7 +316,24 @@ def _mt_order(seed: int, kinds: tuple) -> list:
             keys[i >> 1] |= w << 32
         else:
             keys[i >> 1] = w
-    return _ordered(keys, n, kinds)
+    draw = -1
+    if below > 0:
+        bits = 0
+        while below >> bits:
+            bits += 1
+        i = 2 * n
+        while draw < 0 and i < _MT_N:  # the next words, made as above (one, or a few)
+            y = (mt[i] & _UPPER) | (mt[i + 1 if i < _MT_N - 1 else 0] & 0x7FFFFFFF)  # the last word: the new first
+            y = mt[i + 397 if i < 227 else i - 227] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+            mt[i] = y
+            y ^= y >> 11
+            y ^= (y << 7) & _TEMPER_B
+            y ^= (y << 15) & _TEMPER_C
+            y ^= y >> 18
+            if y >> (32 - bits) < below:
+                draw = y >> (32 - bits)
+            i += 1
+    return _ordered(keys, n, kinds), draw
 
 
 MAX_TILES = HONOURS_WALL_SIZE

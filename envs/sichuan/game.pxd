@@ -13,7 +13,7 @@ cdef int _DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices (eventlog)
 
 
 cdef class SichuanGame(TableGame):
-    cdef public object config, seed, dealer, _rng, _fixed_direction, turn, voids, swap_direction, kongs
+    cdef public object config, seed, dealer, _rng, _fixed_direction, _direction_draw, turn, voids, swap_direction, kongs
     cdef public object replacement, kong_this_turn, last_kong_from, dealer_opening, quiet, discards
     cdef public object _first_group, _haidi_discard, _gangpao_discard
     cdef public list melds, melded, rivers, passed, received, out, ledger, last_kong, threshold

@@ -31,7 +31,7 @@ from cnmahjong.envs.core.limited_deal import Limit
 from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld
 from cnmahjong.envs.core.result import HandResult, Transfer
 from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS
-from cnmahjong.envs.core.wall import WALL_SIZE, Wall
+from cnmahjong.envs.core.wall import WALL_SIZE, Wall, seeded_shuffle_and_draw
 from cnmahjong.envs.sichuan import actions as A
 from cnmahjong.envs.sichuan import scoring
 from cnmahjong.envs.sichuan.patterns import Reading, WinContext, holds_void, reading, wait_mask, win_shape
@@ -80,7 +80,7 @@ class SichuanGame(TableGame):
     SCENARIO_KEYS = ("swap_direction",)
 
     __slots__ = (  # with TableGame's (phase, pending, _window, _events, _log_tail, hands, result, payments)
-        "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "melds", "melded", "rivers",
+        "config", "seed", "dealer", "wall", "_rng", "_fixed_direction", "_direction_draw", "melds", "melded", "rivers",
         "turn", "voids", "swap_direction", "passed", "received", "out", "ledger", "kongs",
         "last_kong", "threshold", "peng_lock", "turn_draws", "replacement", "kong_this_turn",
         "last_kong_from", "dealer_opening", "quiet", "ordinary_draws", "discards", "won_tiles",
@@ -92,9 +92,13 @@ class SichuanGame(TableGame):
         """A seeded hand (§1): 108 tiles shuffled and dealt as in Changsha; the 换三张 direction,
         when random, is drawn later from the same seeded generator."""
         config, seed, dealer = self._check_args(config, seed, dealer)
-        # the seed's generator kept where it draws the 换三张 direction (else a deal shuffled in C)
-        hands, wall, rng = self._seeded_deal(seed, dealer, config.huan_san_zhang and config.huan_direction == "random")
-        self._setup_hand(config, seed, dealer, hands, wall, "seed", rng, None)
+        if config.huan_san_zhang and config.huan_direction == "random":  # its one draw: made with the deal
+            tiles, draw = seeded_shuffle_and_draw(seed, NUM_SUITED_KINDS, len(DIRECTIONS))
+            hands, wall = self._dealt(tiles, dealer)
+            self._setup_hand(config, seed, dealer, hands, wall, "seed", None, None, draw)
+        else:
+            hands, wall, rng = self._seeded_deal(seed, dealer)
+            self._setup_hand(config, seed, dealer, hands, wall, "seed", rng, None)
 
     @classmethod
     def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int], dealer: int = 0,
@@ -120,9 +124,11 @@ class SichuanGame(TableGame):
         return game
 
     def _setup_hand(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]], wall: Wall,
-                    origin: str, rng: random.Random | None, direction: str | None) -> None:
+                    origin: str, rng: random.Random | None, direction: str | None, draw: int | None = None) -> None:
+        """``rng``: the seed's generator (None where nothing is drawn from it, or where ``draw``, its
+        one draw for a random 换三张 direction, was made with the deal: ``seeded_shuffle_and_draw``)."""
         self.config, self.seed, self.dealer, self.wall, self._rng = config, seed, dealer, wall, rng
-        self._fixed_direction = direction
+        self._fixed_direction, self._direction_draw = direction, draw
         extra = {"swap_direction": direction} if origin == "scenario" else {}
         self.events = [self._deal_event(origin, hands, wall, **extra)]
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_SUITED_KINDS)
@@ -235,7 +241,10 @@ class SichuanGame(TableGame):
         direction = self._fixed_direction
         if direction is None:
             fixed = self.config.huan_direction
-            direction = DIRECTIONS[self._rng.randrange(3)] if fixed == "random" else fixed
+            if fixed == "random":  # a world's generator (_world_forget) before the deal's own draw
+                direction = DIRECTIONS[self._direction_draw if self._rng is None else self._rng.randrange(3)]
+            else:
+                direction = fixed
         off = OFFSET[direction]
         given = [[a - _SWAP for a in window.picks[s]] for s in range(NUM_SEATS)]
         for s, tiles in enumerate(given):
