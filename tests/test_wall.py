@@ -207,3 +207,24 @@ def test_a_seeded_changsha_hand_rolls_the_dice_of_its_seeds_generator_section6_3
     assert game.peek_dice(6) == expected
     assert game._roll(2, "kong", 0) == expected[:2]
     assert game.peek_dice(4) == expected[2:]
+
+
+@pytest.mark.parametrize("seed", [0, 9, 2**63 - 1])
+def test_a_seeded_sichuan_hand_draws_its_swap_direction_from_its_seeds_generator_section1(seed):
+    """Sichuan's random 换三张 direction is the seed's generator's first draw after the shuffle,
+    whether drawn from it (as Python) or made with a deal shuffled in C."""
+    import random
+
+    from cnmahjong.envs.core.wall import shuffled
+    from cnmahjong.envs.sichuan.game import SichuanGame
+    from cnmahjong.envs.sichuan.rules import DIRECTIONS
+
+    rng = random.Random(seed)
+    shuffled(rng, 27)
+    expected = DIRECTIONS[rng.randrange(3)]
+    game = SichuanGame(seed=seed)
+    assert game.config.huan_direction == "random"
+    while game.swap_direction is None:
+        seat = game.to_act[0]
+        game.step(seat, game.legal_actions(seat)[0])
+    assert game.swap_direction == expected
