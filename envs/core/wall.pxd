@@ -36,6 +36,8 @@ cdef void _fill_mt_start()
 @cython.locals(n=int, i=int, j=int, step=int, y="unsigned int", w="unsigned long long", key="unsigned int[2]",
                mt="unsigned int[624]", keys="unsigned long long[136]", bits=int, draw="long long")
 cpdef tuple _mt_order(unsigned long long seed, tuple kinds, long long below)
+@cython.locals(y="unsigned int")
+cdef inline unsigned int _mt_word(unsigned int* mt, int i) noexcept
 
 @cython.locals(t=object)
 cpdef bint _all_kinds(list tiles) except -1

@@ -304,14 +304,7 @@ def _mt_order(seed: int, kinds: tuple, below: int) -> tuple:
     mt[1] = ((mt[1] ^ ((y ^ (y >> 30)) * 1566083941)) - 1) & _MASK32
     mt[0] = _UPPER
     for i in range(2 * n):  # the regenerated words (genrand_uint32's loop), tempered
-        y = (mt[i] & _UPPER) | (mt[i + 1] & 0x7FFFFFFF)
-        y = mt[i + 397 if i < 227 else i - 227] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
-        mt[i] = y
-        y ^= y >> 11
-        y ^= (y << 7) & _TEMPER_B
-        y ^= (y << 15) & _TEMPER_C
-        y ^= y >> 18
-        w = y  # compiled: 64 bits wide before the shift
+        w = _mt_word(mt, i)  # compiled: 64 bits wide before the shift
         if i & 1:
             keys[i >> 1] |= w << 32
         else:
@@ -322,18 +315,24 @@ def _mt_order(seed: int, kinds: tuple, below: int) -> tuple:
         while below >> bits:
             bits += 1
         i = 2 * n
-        while draw < 0 and i < _MT_N:  # the next words, made as above (one, or a few)
-            y = (mt[i] & _UPPER) | (mt[i + 1 if i < _MT_N - 1 else 0] & 0x7FFFFFFF)  # the last word: the new first
-            y = mt[i + 397 if i < 227 else i - 227] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
-            mt[i] = y
-            y ^= y >> 11
-            y ^= (y << 7) & _TEMPER_B
-            y ^= (y << 15) & _TEMPER_C
-            y ^= y >> 18
+        while draw < 0 and i < _MT_N:  # the next words (one, or a few)
+            y = _mt_word(mt, i)
             if y >> (32 - bits) < below:
                 draw = y >> (32 - bits)
             i += 1
     return _ordered(keys, n, kinds), draw
+
+
+def _mt_word(mt: list, i: int) -> int:
+    """Word ``i`` of the state's regeneration (words before it regenerated already), stored, and
+    returned tempered: ``genrand_uint32``'s steps (compiled, ``mt`` a C array)."""
+    y = (mt[i] & _UPPER) | (mt[i + 1 if i < _MT_N - 1 else 0] & 0x7FFFFFFF)  # the last word's next: the new first
+    y = mt[i + 397 if i < 227 else i - 227] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+    mt[i] = y
+    y ^= y >> 11
+    y ^= (y << 7) & _TEMPER_B
+    y ^= (y << 15) & _TEMPER_C
+    return y ^ (y >> 18)
 
 
 MAX_TILES = HONOURS_WALL_SIZE
