@@ -423,8 +423,8 @@ class TableGame:
         if legal is None or (not offered(legal, action) if cython.compiled else action not in legal):
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
-        facts = _FACTS.get(type(self)) or _class_facts(type(self))
         if self._log_tail is not None:  # None: a rollout's game keeps no log
+            facts = _FACTS.get(type(self)) or _class_facts(type(self))
             self._log_tail.append(pack(ACT, seat, action, _index_of(facts[4], phase)))
         window = self._window
         if window is not None:
@@ -435,6 +435,7 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
+            facts = _FACTS.get(type(self)) or _class_facts(type(self))
             more = self._more_picks(window, seat) if facts[2] else None  # asked only where a ruleset has more
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
