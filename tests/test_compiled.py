@@ -463,6 +463,28 @@ def test_a_twin_reads_a_games_lists_checked_a_short_one_or_none_an_error(ruleset
 
 
 @pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_twin_refuses_a_tile_kind_outside_its_row(ruleset: str) -> None:
+    """A river tile past the last kind (or negative) is a ValueError naming it (``planes.pxd``'s
+    ``kind_of``, its error raised out of line by ``bad_kind``), never a write outside the plane."""
+    _require_compiled()
+    import importlib
+
+    import numpy as np
+
+    twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")
+    rs = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(ruleset)
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(4))
+    before = twin.planes(game, 0)
+    n = game.NUM_KINDS
+    for bad in (n, -1):
+        game.rivers[1].append(bad)
+        with pytest.raises(ValueError, match=f"tile kind {bad} outside 0..{n - 1}"):
+            twin.planes(game, 0)
+        game.rivers[1].pop()
+    assert twin.planes(game, 0) == before
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
 def test_a_twin_refuses_a_seat_or_a_game_before_it_clears_the_batch_row(ruleset: str) -> None:
     """``planes`` and ``planes_into`` of each twin (one ``envs.core.planes.Twin`` for the three) refuse
     a seat outside 0..3 and another ruleset's game before a byte of the caller's row is cleared."""

@@ -116,11 +116,15 @@ cdef inline const unsigned char* count_bytes(object row, Py_ssize_t n) except NU
 
 
 cdef inline int kind_of(object t, int n) except -1:
-    """A tile kind as an index: 0..n-1, anything else an error (never a write out of the row)."""
+    """A tile kind as an index: 0..n-1, anything else an error (never a write out of the row). The
+    error is raised out of line (``bad_kind``), so that the check itself inlines into each loop."""
     cdef int k = t
-    if not 0 <= k < n:
-        raise ValueError(f"tile kind {t!r} outside 0..{n - 1}")
-    return k
+    if 0 <= k < n:
+        return k
+    return bad_kind(t, n)
+
+
+cdef int bad_kind(object t, int n) except -1
 
 
 cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t size) except NULL:
@@ -207,6 +211,8 @@ cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane,
     cdef int hidden = 0
     cdef Meld m
     memset(row, 0, n)
+    if not melds:  # no planes to write: the row is zero already
+        return 0
     for m in melds:
         if other and m.hidden:
             hidden += 1

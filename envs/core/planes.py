@@ -189,6 +189,12 @@ def seat_arg(seat: object) -> int:
     return int_arg(seat, "seat", 0, NUM_SEATS - 1)
 
 
+def bad_kind(t: object, n: int) -> int:
+    """The error of a twin's ``kind_of`` (planes.pxd) for a tile kind outside 0..n-1: raised out of
+    line, so that the check inlines."""
+    raise ValueError(f"tile kind {t!r} outside 0..{n - 1}")
+
+
 class Twin:
     """A ruleset's compiled planes writer (its ``_planes.pyx``'s ``_write``, a C function, planes.pxd)
     as the two entry points its encoder calls: ``planes(game, seat)``, the observation as bytes, and

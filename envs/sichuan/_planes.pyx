@@ -52,6 +52,7 @@ cdef int WALL = _obs.WALL, PHASE = _obs.PHASE, MONEY_CLAMP = _obs.MONEY_CLAMP, S
 cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 cdef dict DIRECTION_INDEX = {d: i for i, d in enumerate(_obs.DIRECTION_LABELS)}
 cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
+cdef int OUT_IN = OUT_INDEX["in"]  # a seat still playing: its index read once here
 cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
 
 
@@ -60,8 +61,9 @@ _twin = twin_of(_write, SichuanGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 
-cdef int _counts(object tiles, unsigned char* row, int minus) except -1:
-    """The count row of a list of kinds (each less ``minus``: a 换三张 pick is an action) into ``row``."""
+cdef int _counts(list tiles, unsigned char* row, int minus) except -1:
+    """The count row of a list of kinds (each less ``minus``: a 换三张 pick is an action) into ``row``
+    (a game's list: anything else, None included, a TypeError)."""
     memset(row, 0, N)
     for x in tiles:
         row[kind_of(x - minus if minus else x, N)] += 1
@@ -82,7 +84,7 @@ cdef unsigned char _money(object amount, object base) except? 0:
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef SichuanGame game = <SichuanGame> of
-    cdef list melds, rivers, payments
+    cdef list melds, rivers, payments, river, received
     cdef Window window
     cdef Wall wall
     cdef unsigned char row[N]
@@ -105,11 +107,14 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         _counts(game.passed[seat], row, 0)
     therm_into(out, PASSED, 3, row, N)
     level_into(out, PICKS, 3, picks, N)
-    _counts(game.received[seat], row, 0)
-    therm_into(out, RECEIVED, 3, row, N)
+    received = game.received[seat]
+    if received:  # none before the swap: no planes
+        _counts(received, row, 0)
+        therm_into(out, RECEIVED, 3, row, N)
     direction = game.swap_direction
     plane_into(out, DIRECTION + <int> DIRECTION_INDEX[UNKNOWN if direction is None else direction], 1, N)
-    voids, melds, rivers, payments, base = game.voids, game.melds, game.rivers, game.payments, game.config.base
+    voids, melds, rivers, payments = game.voids, game.melds, game.rivers, game.payments
+    base = None  # the config's 底分, read where a money plane needs it
     wins = game._wins
     ledger = game.ledger
     for r in range(4):  # one pass over the seats, in relative order
@@ -119,26 +124,35 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         # it so exactly when reveal_angang_tile is off, the pure encoder's test)
         melds_into(out, MELDS + 4 * r, KONGS + r, HIDDEN_KONGS + 2 * r, melds[s], r != 0, row, N)
         river = rivers[s]
-        _counts(river, row, 0)
-        therm_into(out, RIVER + 4 * r, 4, row, N)
-        recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, river, N)
+        if river:
+            _counts(river, row, 0)
+            therm_into(out, RIVER + 4 * r, 4, row, N)
+            recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, river, N)
         won = None
         for w in wins:  # the seat's win (血战: at most one; the last, as a dict keyed by seat keeps)
             if w["seat"] == s:
                 won = w
-        plane_into(out, OUT + 4 * r + <int> OUT_INDEX["in" if won is None else won["kind"]], 1, N)
-        if won is not None and won["tile"] is not None:
-            out[(WON_TILE + r) * N + kind_of(won["tile"], N)] = 1
+        if won is None:
+            plane_into(out, OUT + 4 * r + OUT_IN, 1, N)
+        else:
+            plane_into(out, OUT + 4 * r + <int> OUT_INDEX[won["kind"]], 1, N)
+            if won["tile"] is not None:
+                out[(WON_TILE + r) * N + kind_of(won["tile"], N)] = 1
         paid = payments[s]
-        if paid > 0:
-            plane_into(out, GAINS + r, _money(paid, base), N)
-        elif paid < 0:
-            plane_into(out, LOSSES + r, _money(-paid, base), N)
+        if paid:
+            if base is None:
+                base = game.config.base
+            if paid > 0:
+                plane_into(out, GAINS + r, _money(paid, base), N)
+            else:
+                plane_into(out, LOSSES + r, _money(-paid, base), N)
         held = 0
         for e in ledger:
             if e.owner == s:
                 held += e.amount
         if held:
+            if base is None:
+                base = game.config.base
             plane_into(out, KONG_MONEY + r, _money(held, base), N)
     threshold = game.threshold[seat]
     if threshold is not None:

@@ -10,6 +10,7 @@ from cnmahjong.envs.sichuan.patterns cimport holds_void, wait_mask, win_shape
 # game.py's action constants (C ints: compared and offered in C)
 cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP
 cdef int _DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices (eventlog)
+cdef tuple _ON_DISCARD  # a win on a discard's contexts, indexed in C
 
 
 cdef class SichuanGame(TableGame):
@@ -30,6 +31,7 @@ cdef class SichuanGame(TableGame):
     cpdef _void(self, int s)
     @cython.locals(h=bytearray, left=bytearray, t=int, k=int, need=int, low=int, end=int, unpicked=int)
     cpdef list _swap_options(self, int seat, picks)
+    @cython.locals(i=int)
     cpdef _discard_context(self, int d)
     @cython.locals(h=bytearray, t=int, found=int)
     cpdef _start_turn(self, int s, after_peng=*)

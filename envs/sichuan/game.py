@@ -56,9 +56,9 @@ _VOID_ACTIONS = [A.void(s) for s in range(3)]
 # The actions the turn and claim steps offer and compare, read once here: a module attribute
 # (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
 _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF, A.SWAP
-_ON_DISCARD = {(g, h, d): WinContext(gangpao=g, haidi=h, dihu=d)
-               for g in (False, True) for h in (False, True) for d in (False, True)}
-"""The contexts of a win on a discard, by (杠上炮, 海底, 地胡)."""
+_ON_DISCARD = tuple([WinContext(gangpao=g, haidi=h, dihu=d)
+                     for g in (False, True) for h in (False, True) for d in (False, True)])
+"""The contexts of a win on a discard, at 4·杠上炮 + 2·海底 + 地胡 (an index: no key to build and hash)."""
 
 
 class SichuanGame(TableGame):
@@ -387,8 +387,14 @@ class SichuanGame(TableGame):
     def _discard_context(self, d: int) -> WinContext:
         """How the last discard, made by seat ``d``, is won (§4): 杠上炮, 海底, 地胡 (one shared
         context per case: a ``WinContext`` is frozen, and checked once, when made)."""
-        return _ON_DISCARD[bool(self._gangpao_discard), bool(self._haidi_discard),
-                           bool(self.discards == 1 and d == self.dealer and self.quiet)]
+        i = 0
+        if self._gangpao_discard:
+            i += 4
+        if self._haidi_discard:
+            i += 2
+        if self.discards == 1 and d == self.dealer and self.quiet:
+            i += 1
+        return _ON_DISCARD[i]
 
     def _claim_options(self, o: int, t: int, ctx: WinContext) -> list[int]:
         """Seat ``o``'s options on the discard ``t`` just made, won in context ``ctx`` (HU, 直杠,
