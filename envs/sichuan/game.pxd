@@ -4,6 +4,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport TableGame
 from cnmahjong.envs.core.eventlog cimport pack
+from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan.patterns cimport holds_void, wait_mask, win_shape
 
@@ -33,13 +34,13 @@ cdef class SichuanGame(TableGame):
     cpdef list _swap_options(self, int seat, picks)
     @cython.locals(i=int)
     cpdef _discard_context(self, int d)
-    @cython.locals(h=bytearray, t=int, found=int)
+    @cython.locals(h=bytearray, t=int, found=int, m=Meld)
     cpdef _start_turn(self, int s, after_peng=*)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)
     @cython.locals(h=bytearray, o=int)
     cpdef _discard(self, int s, int t)
-    @cython.locals(h=bytearray)
+    @cython.locals(h=bytearray, n=int, peng=bint, gang=bint, acts=list)
     cpdef _claim_options(self, int o, int t, ctx)
     @cython.locals(h=bytearray)
     cpdef _offered_win(self, int o, int t, ctx)

@@ -56,6 +56,8 @@ _VOID_ACTIONS = [A.void(s) for s in range(3)]
 # The actions the turn and claim steps offer and compare, read once here: a module attribute
 # (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
 _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF, A.SWAP
+if not _PENG_CLAIM < _GANG_CLAIM < _HU < _PASS:  # _claim_options lists them in this order, sorted as a seat's options are
+    raise ImportError("actions.py: a claim's options must number PENG < GANG_CLAIM < HU < PASS")
 _ON_DISCARD = tuple([WinContext(gangpao=g, haidi=h, dihu=d)
                      for g in (False, True) for h in (False, True) for d in (False, True)])
 """The contexts of a win on a discard, at 4·杠上炮 + 2·海底 + 地胡 (an index: no key to build and hash)."""
@@ -399,18 +401,25 @@ class SichuanGame(TableGame):
     def _claim_options(self, o: int, t: int, ctx: WinContext) -> list[int]:
         """Seat ``o``'s options on the discard ``t`` just made, won in context ``ctx`` (HU, 直杠,
         PENG and PASS; [] when it has no claim), recording an offered win's F for 过胡."""
-        acts = []
         fan = self._offered_win(o, t, ctx)
+        h = self.hands[o]
+        n = h[t]
+        peng = gang = False
+        if n >= 2 and t // 9 != self._void(o):  # D2
+            peng = not self.peng_lock[o] >> t & 1
+            gang = n == 3 and self.wall.remaining > 0
+        if fan is None and not peng and not gang:  # the common case: no list made but the answer
+            return []
+        acts = []  # in id order (checked at import), as a seat's options are sorted
+        if peng:
+            acts.append(_PENG_CLAIM)
+        if gang:
+            acts.append(_GANG_CLAIM)
         if fan is not None:
             acts.append(_HU)
             self._offer_fan[o] = fan
-        h = self.hands[o]
-        if t // 9 != self._void(o):  # D2
-            if h[t] == 3 and self.wall.remaining:
-                acts.append(_GANG_CLAIM)
-            if h[t] >= 2 and not self.peng_lock[o] >> t & 1:
-                acts.append(_PENG_CLAIM)
-        return sorted([*acts, _PASS]) if acts else []
+        acts.append(_PASS)
+        return acts
 
     def _rob_options(self, o: int, t: int) -> list[int]:
         """Seat ``o``'s options on the added tile ``t`` of a 补杠 (§3 抢杠胡): HU and PASS when it
