@@ -56,7 +56,7 @@ _VOID_ACTIONS = [A.void(s) for s in range(3)]
 # The actions the turn and claim steps offer and compare, read once here: a module attribute
 # (``A.HU``) is a lookup per use, these compile to C ints (game.pxd).
 _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF, A.SWAP
-if not _PENG_CLAIM < _GANG_CLAIM < _HU < _PASS:  # _claim_options lists them in this order, sorted as a seat's options are
+if not _PENG_CLAIM < _GANG_CLAIM < _HU < _PASS:  # _claim_options lists them in this order: sorted
     raise ImportError("actions.py: a claim's options must number PENG < GANG_CLAIM < HU < PASS")
 _ON_DISCARD = tuple([WinContext(gangpao=g, haidi=h, dihu=d)
                      for g in (False, True) for h in (False, True) for d in (False, True)])
