@@ -2,7 +2,7 @@
 # extension type over ``TableGame``, its state in public C slots and its steps ``cpdef`` methods;
 # seats and tiles between the steps are C ints and a hand's count vector a typed ``bytearray``.
 cimport cython
-from cnmahjong.envs.core.engine cimport TableGame
+from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame, Window
 from cnmahjong.envs.core.eventlog cimport pack
 from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.wall cimport Wall
@@ -24,7 +24,9 @@ cdef class SichuanGame(TableGame):
     cdef public list _waits
     cdef public Wall wall
 
+    @cython.locals(w=Window)
     cpdef _more_picks(self, window, seat)
+    @cython.locals(w=Window)
     cpdef _resolve_window(self, window)
     cpdef _discards_all_held(self, seat)
     cpdef _apply(self, seat, action, phase)
@@ -47,15 +49,15 @@ cdef class SichuanGame(TableGame):
     cpdef long long _wait(self, int o) except? -1
     # the steps after a window or a win (C calls between them; arguments as Python objects)
     cpdef list remaining(self)
-    cpdef _resolve_swap(self, window)
+    cpdef _resolve_swap(self, Window window)
     cpdef _open_void_window(self)
     cpdef list _rob_options(self, o, t)
-    cpdef _pass_thresholds(self, window)
-    cpdef _resolve_claims(self, window)
+    cpdef _pass_thresholds(self, ClaimWindow window)
+    cpdef _resolve_claims(self, ClaimWindow window)
     cpdef _add_meld(self, s, meld, entries)
     cpdef _kong_made(self, s, meld, entries)
     cpdef _own_kong(self, s, t)
-    cpdef _resolve_rob(self, window)
+    cpdef _resolve_rob(self, ClaimWindow window)
     cpdef _self_draw_win(self, s, opening)
     cpdef _settle_group(self, winners, payer, t, ctx, kind)
     cpdef _record_win(self, s, payer, tile, r, kind, transfers)

@@ -233,8 +233,9 @@ class SichuanGame(TableGame):
         return out
 
     def _more_picks(self, window: Window, seat: int) -> list[int]:
-        picks = window.picks[seat]
-        if window.kind != SWAP or len(picks) == SWAP_PICKS:
+        w = window  # a Window's C fields (game.pxd)
+        picks = w.picks[seat]
+        if w.kind != SWAP or len(picks) == SWAP_PICKS:
             return []
         return self._swap_options(seat, [a - _SWAP for a in picks])
 
@@ -282,17 +283,19 @@ class SichuanGame(TableGame):
         self._open_window(Window(VOID, {s: list(_VOID_ACTIONS) for s in order}))
 
     def _resolve_window(self, window: Window) -> None:
-        if window.kind == SWAP:
-            self._resolve_swap(window)
-        elif window.kind == VOID:
-            self.voids = [window.choices[s] - A.VOID for s in range(NUM_SEATS)]
+        w = window  # a Window's C fields (game.pxd)
+        kind = w.kind
+        if kind == SWAP:
+            self._resolve_swap(w)
+        elif kind == VOID:
+            self.voids = [w.choices[s] - A.VOID for s in range(NUM_SEATS)]
             if self._log_tail is not None:  # None: a rollout's game keeps no log
                 self._log_tail.append({"type": "void", "voids": list(self.voids)})
             self._start_turn(self.dealer)
-        elif window.kind == CLAIM:
-            self._resolve_claims(window)  # type: ignore[arg-type]
+        elif kind == CLAIM:
+            self._resolve_claims(w)  # type: ignore[arg-type]
         else:
-            self._resolve_rob(window)  # type: ignore[arg-type]
+            self._resolve_rob(w)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ §3 turns
     def _void(self, s: int) -> int:
