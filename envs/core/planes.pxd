@@ -208,7 +208,7 @@ cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane,
     ``melds_plane``, each shown kong's kind on ``kongs_plane``, and the two levels of its hidden
     kongs from ``hidden_plane``. Another seat's (``other``) hidden kongs (``Meld.hidden``: 暗杠 face
     down) are only counted; a seat's own are shown."""
-    cdef int hidden = 0
+    cdef int hidden = 0, k, c
     cdef Meld m
     memset(row, 0, n)
     if not melds:  # no planes to write: the row is zero already
@@ -217,10 +217,13 @@ cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane,
         if other and m.hidden:
             hidden += 1
             continue
-        for x in m.tiles:
-            row[kind_of(x, n)] += 1
+        for x in m.tiles:  # the thermometer written as the copies are counted: the (c + 1)th sets plane c
+            k = kind_of(x, n)
+            c = row[k]
+            if c < 4:
+                out[(melds_plane + c) * n + k] = 1
+            row[k] = c + 1
         if len(m.tiles) == 4:
             out[kongs_plane * n + kind_of(m.tiles[0], n)] = 1
-    therm_into(out, melds_plane, 4, row, n)
     level_into(out, hidden_plane, 2, hidden, n)
     return 0

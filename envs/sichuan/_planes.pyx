@@ -61,12 +61,20 @@ _twin = twin_of(_write, SichuanGame, SIZE, __name__)
 planes, planes_into = _twin.planes, _twin.planes_into
 
 
-cdef int _counts(list tiles, unsigned char* row, int minus) except -1:
-    """The count row of a list of kinds (each less ``minus``: a 换三张 pick is an action) into ``row``
-    (a game's list: anything else, None included, a TypeError)."""
+cdef int _therm_of(list tiles, int minus, unsigned char* out, int channel, int levels) except -1:
+    """The thermometer planes ("count > l", l < ``levels``) of a list of kinds (each less ``minus``:
+    a 换三张 pick is an action) from plane ``channel``, written as they are counted: a kind's
+    (c + 1)th copy sets its plane c (the row is zero already). A game's list: anything else, None
+    included, a TypeError."""
+    cdef unsigned char row[N]
+    cdef int k, c
     memset(row, 0, N)
     for x in tiles:
-        row[kind_of(x - minus if minus else x, N)] += 1
+        k = kind_of(x - minus if minus else x, N)
+        c = row[k]
+        if c < levels:
+            out[(channel + c) * N + k] = 1
+        row[k] = c + 1
     return 0
 
 
@@ -102,15 +110,13 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         own = window.picks.get(seat)
         if own:
             picks = len(own)
-            _counts(own, row, SWAP_ACTION)
+            _therm_of(own, SWAP_ACTION, out, PASSED, 3)
     if not picks:
-        _counts(game.passed[seat], row, 0)
-    therm_into(out, PASSED, 3, row, N)
+        _therm_of(game.passed[seat], 0, out, PASSED, 3)
     level_into(out, PICKS, 3, picks, N)
     received = game.received[seat]
     if received:  # none before the swap: no planes
-        _counts(received, row, 0)
-        therm_into(out, RECEIVED, 3, row, N)
+        _therm_of(received, 0, out, RECEIVED, 3)
     direction = game.swap_direction
     plane_into(out, DIRECTION + <int> DIRECTION_INDEX[UNKNOWN if direction is None else direction], 1, N)
     voids, melds, rivers, payments = game.voids, game.melds, game.rivers, game.payments
@@ -125,8 +131,7 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         melds_into(out, MELDS + 4 * r, KONGS + r, HIDDEN_KONGS + 2 * r, melds[s], r != 0, row, N)
         river = rivers[s]
         if river:
-            _counts(river, row, 0)
-            therm_into(out, RIVER + 4 * r, 4, row, N)
+            _therm_of(river, 0, out, RIVER + 4 * r, 4)
             recent_into(out, RECENT_DISCARDS + RECENT * r, RECENT, river, N)
         won = None
         for w in wins:  # the seat's win (血战: at most one; the last, as a dict keyed by seat keeps)
