@@ -546,6 +546,31 @@ def test_s7_exhaustion_through_the_engine():
     assert r.winners == () and r.next_dealer == 0  # no win: the dealer stays
 
 
+def test_s7_exhaustion_classes_from_the_kept_waits_equal_those_made_afresh():
+    """§7 查叫 at exhaustion reads each seat's kept waits (``SichuanGame._wait``, passed to
+    ``scoring.exhaustion_class``): in random play every exhausted hand's classes and Fmax equal
+    those ``exhaustion_class`` makes from the final hands and melds alone."""
+    from cnmahjong.envs.sichuan.heuristic import heuristic_on_game
+    from cnmahjong.envs.sichuan.scoring import exhaustion_class
+
+    exhausted = ready = 0
+    for seed in range(150):
+        g = SichuanGame(seed=seed)
+        while not g.done:  # the heuristic's discards get ready; passing every claim, most hands exhaust
+            seat = g.to_act[0]
+            legal = g.legal_actions(seat)
+            g.step(seat, A.PASS if A.PASS in legal else heuristic_on_game(g, seat, legal))
+        classes, fans = g.result.extras["classes"], g.result.extras["dajiao_fan"]
+        if not classes:
+            continue
+        exhausted += 1
+        for k, cls in classes.items():
+            s = int(k)
+            assert exhaustion_class(g.hands[s], g.melds[s], g.voids[s], g.config) == (cls, fans.get(k)), (seed, s)
+            ready += cls == "ready"
+    assert exhausted > 100 and ready > 20
+
+
 def test_s9_winner_hand_hidden_until_the_end_unless_revealed():
     """§9: a winner's concealed tiles and itemised fan stay hidden from the others while the hand is
     on (``reveal_winner_hand`` shows them); the amounts are public."""

@@ -641,7 +641,8 @@ class SichuanGame(TableGame):
         classes: dict[int, str] = {}
         fans: dict[int, int] = {}
         for s in self.remaining():
-            classes[s], fmax = scoring.exhaustion_class(self.hands[s], self.melds[s], self._void(s), self.config)
+            classes[s], fmax = scoring.exhaustion_class(self.hands[s], self.melds[s], self._void(s), self.config,
+                                                        self._wait(s))
             if fmax is not None:
                 fans[s] = fmax
         transfers = scoring.exhaustion_payments(classes, fans, self.ledger, self.config)

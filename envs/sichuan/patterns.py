@@ -261,12 +261,15 @@ def _listed(items: dict[str, int]) -> dict[str, int]:
     return listed
 
 
-def max_wait_fan(c: Sequence[int], melds: Sequence[Meld], void: int | None, config: RuleConfig) -> int | None:
+def max_wait_fan(c: Sequence[int], melds: Sequence[Meld], void: int | None, config: RuleConfig,
+                 waits: int | None = None) -> int | None:
     """§7 查大叫: the best F over the waits of the 13 − 3·melds concealed counts ``c``, each scored
-    as an ordinary discard win (no situational item); None when he has no wait."""
-    melded = meld_counts(melds)
+    as an ordinary discard win (no situational item); None when he has no wait. ``waits``: their
+    ``wait_mask`` where the caller keeps it (the game does: ``SichuanGame._wait``), else made here."""
+    if waits is None:
+        waits = wait_mask(c, meld_counts(melds), len(melds), void)
     best = None
-    for t in mask_kinds(wait_mask(c, melded, len(melds), void)):
+    for t in mask_kinds(waits):
         w = list(c)
         w[t] += 1
         r = reading(w, melds, t, PLAIN_DISCARD, config, void)

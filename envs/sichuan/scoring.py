@@ -139,13 +139,13 @@ def call_transfer(kong_player: int, last_kong: int, winners: Sequence[int], ledg
 
 # ------------------------------------------------------------------ §7 exhaustion
 def exhaustion_class(concealed: Sequence[int], melds: Sequence[Meld], void: int,
-                     config: RuleConfig) -> tuple[str, int | None]:
+                     config: RuleConfig, waits: int | None = None) -> tuple[str, int | None]:
     """§7: a remaining player's class at exhaustion, and for a ready one his ``Fmax`` (查大叫):
     ``huazhu`` while he holds a tile of his declared void, else ``ready`` with some wait (§4, D3),
-    else ``not_ready``."""
+    else ``not_ready``. ``waits``: as ``max_wait_fan``'s."""
     if holds_void(concealed, void):
         return HUAZHU_CLASS, None
-    fmax = max_wait_fan(concealed, melds, void, config)
+    fmax = max_wait_fan(concealed, melds, void, config, waits)
     return (NOT_READY, None) if fmax is None else (READY, fmax)
 
 
