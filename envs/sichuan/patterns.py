@@ -53,9 +53,15 @@ _TERMINAL_RANKS = (0, 8)
 _TERMINAL_MASK = sum(1 << r for r in _TERMINAL_RANKS)  # the same ranks as bits (``reading``'s C loop)
 
 
+@cython.locals(v=cython.int)
 def suit_mask(void: int | None) -> int:
     """The kinds of suit ``void`` (0 m, 1 s, 2 p) as a bitmask; 0 for None."""
-    return 0 if void is None else ((1 << SUIT_LEN) - 1) << (SUIT_LEN * void)
+    if void is None:
+        return 0
+    v = void  # a C int, compiled: the mask made in C (SUIT_LEN as literals)
+    if not 0 <= v < 3:
+        raise ValueError(f"void suit {void!r}: allowed 0 (m), 1 (s), 2 (p) or None")
+    return 0x1FF << (9 * v)
 
 
 @cython.locals(v=cython.int, k=cython.int, p=cython.p_uchar)
