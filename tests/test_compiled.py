@@ -485,6 +485,27 @@ def test_a_twin_refuses_a_tile_kind_outside_its_row(ruleset: str) -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
+def test_a_twin_reads_a_phase_by_its_value_and_refuses_one_it_does_not_know(ruleset: str) -> None:
+    """The PHASE plane's index (``planes.pxd``'s ``label_index``: the module's own string found by
+    identity) is the same for an equal string that is another object, and a phase outside the
+    ruleset's is a ValueError naming it (``bad_label``), not a write past the group."""
+    _require_compiled()
+    import importlib
+
+    import numpy as np
+
+    twin = importlib.import_module(f"cnmahjong.envs.{ruleset}._planes")
+    rs = importlib.import_module("cnmahjong.envs.core.ruleset").get_ruleset(ruleset)
+    game = rs.new_hand(rs.as_config(rs.default_rules), np.random.default_rng(4))
+    before, phase = twin.planes(game, 0), game.phase
+    game.phase = "".join(list(phase))  # equal, another object
+    assert game.phase is not phase and twin.planes(game, 0) == before
+    game.phase = "bogus"
+    with pytest.raises(ValueError, match="'bogus' is none of the labels"):
+        twin.planes(game, 0)
+
+
+@pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
 def test_a_twin_refuses_a_seat_or_a_game_before_it_clears_the_batch_row(ruleset: str) -> None:
     """``planes`` and ``planes_into`` of each twin (one ``envs.core.planes.Twin`` for the three) refuse
     a seat outside 0..3 and another ruleset's game before a byte of the caller's row is cleared."""

@@ -19,8 +19,8 @@ from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
 from cnmahjong.envs.core.engine cimport ClaimWindow
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into, recent_into,
-                                         seen_add, therm_into, twin_of, unseen_into)
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, label_index, plane_into,
+                                         recent_into, seen_add, therm_into, twin_of, unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import refuse_unless_written_for
 
@@ -50,7 +50,7 @@ cdef int DEALER = _obs.CHANNELS.start("DEALER"), LOCKED = _obs.CHANNELS.start("L
 cdef int ACTOR = _obs.CHANNELS.start("ACTOR"), WALL = _obs.CHANNELS.start("WALL")
 cdef int STACKS = _obs.CHANNELS.start("STACKS"), PHASE = _obs.CHANNELS.start("PHASE")
 cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
-cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (label_index)
 
 
 # planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
@@ -132,5 +132,5 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         raise ValueError(f"wall of {n} tiles in {t} stacks: outside 0..108")
     plane_into(out, WALL, <unsigned char> n, 27)
     plane_into(out, STACKS, <unsigned char> t, 27)
-    plane_into(out, PHASE + <int> PHASE_INDEX[phase], 1, 27)
+    plane_into(out, PHASE + label_index(phase, PHASE_LABELS), 1, 27)
     return 0

@@ -127,6 +127,23 @@ cdef inline int kind_of(object t, int n) except -1:
 cdef int bad_kind(object t, int n) except -1
 
 
+cdef inline int label_index(object value, tuple labels) except -1:
+    """The index of ``value`` among a one-of group's ``labels`` (a phase, a direction): by identity
+    first (a game holds the modules' own strings), then by equality; none of them an error
+    (``bad_label``, out of line)."""
+    cdef Py_ssize_t i, n = len(labels)
+    for i in range(n):
+        if <object> labels[i] is value:
+            return i
+    for i in range(n):
+        if labels[i] == value:
+            return i
+    return bad_label(value, labels)
+
+
+cdef int bad_label(object value, tuple labels) except -1
+
+
 cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t size) except NULL:
     """The ``size`` bytes of ``buf`` from ``offset`` (a batch's observation row), zeroed; an error
     before anything is written where they do not fit."""

@@ -15,8 +15,9 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
-                                         plane_into, recent_into, seen_add, therm_into, twin_of, unseen_into)
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, label_index, level_into, level_of,
+                                         melds_into, plane_into, recent_into, seen_add, therm_into, twin_of,
+                                         unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
@@ -48,7 +49,7 @@ cdef int DRAWN = _obs.DRAWN, INDICATOR = _obs.INDICATOR, WHITE_PLAYS = _obs.WHIT
 cdef int CLAIM = _obs.CLAIM, DEALER = _obs.DEALER, ACTOR = _obs.ACTOR, PIAO = _obs.PIAO
 cdef int PIAO_PENDING = _obs.PIAO_PENDING, STREAK = _obs.STREAK, CLAIMS = _obs.CLAIMS, WALL = _obs.WALL
 cdef int PHASE = _obs.PHASE, READY = _obs.READY, WHITE = _WHITE
-cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (label_index)
 cdef object DISCARD_PHASE = DISCARD
 
 
@@ -129,7 +130,7 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     if not 0 <= n <= 136:
         raise ValueError(f"wall of {n} tiles: outside 0..136")
     plane_into(out, WALL, <unsigned char> n, N)
-    plane_into(out, PHASE + <int> PHASE_INDEX[phase], 1, N)
+    plane_into(out, PHASE + label_index(phase, PHASE_LABELS), 1, N)
     if own_turn and game._ready_before:
         plane_into(out, READY, 1, N)
     return 0

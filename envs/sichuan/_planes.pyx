@@ -14,8 +14,8 @@ cimport cython
 from libc.string cimport memset
 
 from cnmahjong.envs.core.engine cimport ClaimWindow, Window
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of, melds_into,
-                                         plane_into, recent_into, therm_into, twin_of)
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, label_index, level_into, level_of,
+                                         melds_into, plane_into, recent_into, therm_into, twin_of)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
@@ -49,8 +49,8 @@ cdef int RECENT = _obs.RECENT, OUT = _obs.OUT, WON_TILE = _obs.WON_TILE, GAINS =
 cdef int KONG_MONEY = _obs.KONG_MONEY, PASSED_HU = _obs.PASSED_HU, PASSED_FAN = _obs.PASSED_FAN
 cdef int PENG_LOCK = _obs.PENG_LOCK, OFFERED = _obs.OFFERED, ACTOR = _obs.ACTOR, DEALER = _obs.DEALER
 cdef int WALL = _obs.WALL, PHASE = _obs.PHASE, MONEY_CLAMP = _obs.MONEY_CLAMP, SWAP_ACTION = _SWAP_ACTION
-cdef dict PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-cdef dict DIRECTION_INDEX = {d: i for i, d in enumerate(_obs.DIRECTION_LABELS)}
+cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (label_index)
+cdef tuple DIRECTION_LABELS = tuple(_obs.DIRECTION_LABELS)
 cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
 cdef int OUT_IN = OUT_INDEX["in"]  # a seat still playing: its index read once here
 cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
@@ -92,7 +92,7 @@ cdef unsigned char _money(object amount, object base) except? 0:
 cdef int _write(object of, int seat, unsigned char* out) except -1:
     """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef SichuanGame game = <SichuanGame> of
-    cdef list melds, rivers, payments, river, received
+    cdef list melds, rivers, payments, river, received, wins, ledger, voids
     cdef Window window
     cdef Wall wall
     cdef unsigned char row[N]
@@ -118,7 +118,7 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     if received:  # none before the swap: no planes
         _therm_of(received, 0, out, RECEIVED, 3)
     direction = game.swap_direction
-    plane_into(out, DIRECTION + <int> DIRECTION_INDEX[UNKNOWN if direction is None else direction], 1, N)
+    plane_into(out, DIRECTION + label_index(UNKNOWN if direction is None else direction, DIRECTION_LABELS), 1, N)
     voids, melds, rivers, payments = game.voids, game.melds, game.rivers, game.payments
     base = None  # the config's 底分, read where a money plane needs it
     wins = game._wins
@@ -178,5 +178,5 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     if not 0 <= n <= 255:
         raise ValueError(f"wall of {n} tiles: outside 0..255")
     plane_into(out, WALL, <unsigned char> n, N)
-    plane_into(out, PHASE + <int> PHASE_INDEX[phase], 1, N)
+    plane_into(out, PHASE + label_index(phase, PHASE_LABELS), 1, N)
     return 0
