@@ -199,7 +199,8 @@ class VectorEnv:
         return self._gather()
 
     @cython.locals(game=TableGame, i=cython.Py_ssize_t, j=cython.Py_ssize_t, k=cython.Py_ssize_t, n=cython.Py_ssize_t,
-                   t=cython.Py_ssize_t, row_table="long long[:]", row_seat="long long[:]")
+                   t=cython.Py_ssize_t, width=cython.Py_ssize_t, legal=bytes, acts_list=list,
+                   row_table="long long[:]", row_seat="long long[:]")
     def step(self, actions: Any) -> Batch:
         """Apply ``actions[i]`` for row ``i`` of the previous batch, play forced decisions, credit
         payments, deal again where a hand ended, and return the next batch. Every action is
@@ -213,16 +214,14 @@ class VectorEnv:
                              f"got {acts.dtype} array of shape {acts.shape}")
         if not n:
             raise RuntimeError("step() after every table stopped (hands() gave None everywhere)")
-        mask = np.frombuffer(self._legal, dtype=np.int8).reshape(n, self.ruleset.num_actions)
-        inside = (acts >= 0) & (acts < mask.shape[1])
-        legal = inside.copy()
-        legal[inside] = mask[np.flatnonzero(inside), acts[inside]] == 1
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            t, s = int(self._row_table[i]), int(self._row_seat[i])
-            allowed = np.flatnonzero(mask[i]).tolist()
-            raise ValueError(f"row {i} (table {t}, seat {s}): action {int(acts[i])} is not legal; "
-                             f"legal are {allowed}. No table was changed.")
+        legal, width = self._legal, self.ruleset.num_actions  # the masks as gathered (private: not the batch's)
+        acts_list = acts.tolist()  # Python ints (a numpy item is a numpy scalar, slow to make and compare)
+        for i, a in enumerate(acts_list):  # one pass, C compiled: each action inside its row and legal there
+            if not 0 <= a < width or legal[i * width + a] != 1:
+                t, s = int(self._row_table[i]), int(self._row_seat[i])
+                allowed = [b for b in range(width) if legal[i * width + b] == 1]
+                raise ValueError(f"row {i} (table {t}, seat {s}): action {a} is not legal; "
+                                 f"legal are {allowed}. No table was changed.")
         games = self.games
         self._rewards[:] = 0
         self._hand_over[:] = False
@@ -233,7 +232,7 @@ class VectorEnv:
             row_table, row_seat = self._row_table[:n].tolist(), self._row_seat[:n].tolist()
         ledger = self._ledger
         paid, decided, defer = ledger.paid, ledger.decided, ledger.defer
-        acts = acts.tolist()
+        acts = acts_list
         i = 0
         while i < n:  # the k rows of table t from row i on
             t = row_table[i]
