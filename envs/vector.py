@@ -263,7 +263,7 @@ class VectorEnv:
                     if not decided[t][s]:
                         self._rewards[t, s] += ledger.decide(t, s)
             if game.phase == DONE:  # game.done, its phase read as a C slot
-                self._rewards[t] += ledger.release(t)
+                self._add_rewards(t, ledger.release(t))
                 done_tables.append(t)
         for t in done_tables:
             self._hand_over[t] = True
@@ -308,7 +308,16 @@ class VectorEnv:
         """Add what the ledger says is due now (``cnmahjong.envs.core.rewards``) to table ``t``'s rewards."""
         due = self._ledger.pay(t, game.payments)
         if due is not None:
-            self._rewards[t] += due
+            self._add_rewards(t, due)
+
+    @cython.locals(rewards="float[:, :]", s=cython.Py_ssize_t, d=cython.double)
+    def _add_rewards(self, t: int, amounts: list[float]) -> None:
+        """``amounts`` (one a seat) added to table ``t``'s rewards: each sum made in double precision
+        and stored as float32, as numpy adds a list to the row, in one loop (no array made of the list)."""
+        rewards = self._rewards
+        for s in range(NUM_SEATS):
+            d = amounts[s]
+            rewards[t, s] = float(rewards[t, s]) + d
 
     @cython.locals(game=TableGame, pending=dict, n=cython.Py_ssize_t, size=cython.Py_ssize_t,
                    actions=cython.Py_ssize_t, capacity=cython.Py_ssize_t, tables="long long[:]", seats="long long[:]")
