@@ -311,6 +311,35 @@ def test_s2_swap_masks_and_fixed_direction():
     assert g.events[0]["swap_direction"] == "across"
 
 
+@pytest.mark.parametrize("same_suit", [False, True])
+def test_s2_1_swap_options_are_the_definitions_picks(same_suit):
+    """§2.1 换三张 picks (design env.md): the SWAP ids offered after each pick are exactly the
+    definition's, spelt out here kind by kind: an unpicked copy held, not below the last pick, of
+    the first pick's suit under ``huan_same_suit``, with at least as many unpicked tiles of its pool
+    (its suit, else every kind) from it upwards as picks remain; seeded hands, random picks."""
+    r = random.Random(3)
+    cfg = RuleConfig(huan_same_suit=same_suit)
+    checked = 0
+    for seed in range(200):
+        g = SichuanGame(cfg, seed=seed)
+        for seat in range(4):
+            picks: list[int] = []
+            while len(picks) < 3:
+                left = list(g.hands[seat])
+                for t in picks:
+                    left[t] -= 1
+                want = []
+                for t in range(picks[-1] if picks else 0, 27):
+                    pool_end = (t // 9 + 1) * 9 if same_suit else 27
+                    if (left[t] and not (same_suit and picks and t // 9 != picks[0] // 9)
+                            and sum(left[t:pool_end]) >= 3 - len(picks)):
+                        want.append(A.SWAP + t)
+                assert g._swap_options(seat, list(picks)) == want, (seed, seat, picks)
+                checked += 1
+                picks.append(r.choice(want) - A.SWAP)
+    assert checked == 200 * 4 * 3
+
+
 def test_s2_1_random_direction_uniform_and_recorded():
     """§2.1: the direction is drawn uniformly from three (chi-square over 300 seeded hands) and the
     swap event records it; replay checks it."""

@@ -32,7 +32,8 @@ cdef class SichuanGame(TableGame):
     cpdef _apply(self, seat, action, phase)
     cpdef int _next_remaining(self, int s) except? -1
     cpdef _void(self, int s)
-    @cython.locals(h=bytearray, left=bytearray, t=int, k=int, need=int, low=int, end=int, unpicked=int)
+    @cython.locals(h=bytearray, left=bytearray, t=int, need=int, low=int, unpicked=int, same_suit=int, suit=int,
+                   out=list)
     cpdef list _swap_options(self, int seat, picks)
     @cython.locals(i=int)
     cpdef _discard_context(self, int d)

@@ -214,22 +214,20 @@ class SichuanGame(TableGame):
         h = self.hands[seat]
         need = SWAP_PICKS - len(picks)  # this pick and those after it
         low = picks[-1] if picks else 0
-        same_suit = self.config.huan_same_suit
+        same_suit = 1 if self.config.huan_same_suit else 0
+        suit = picks[0] // 9 if same_suit and picks else -1  # the first pick's suit binds the rest
         left = bytearray(h)  # the copies of each kind not picked yet (each pick was one held)
         for t in picks:
             left[t] -= 1
         out = []
-        for t in range(low, NUM_SUITED_KINDS):
-            if not left[t]:
-                continue
-            if same_suit and picks and t // 9 != picks[0] // 9:
-                continue
-            end = (t // 9 + 1) * 9 if same_suit else NUM_SUITED_KINDS  # the pool: from t to its end
-            unpicked = 0
-            for k in range(t, end):  # a loop, not a generator: typed names in the compiled build
-                unpicked += left[k]
-            if unpicked >= need:
+        unpicked = 0  # unpicked tiles from t to its pool's end (its suit's with huan_same_suit, else the last kind)
+        for t in range(NUM_SUITED_KINDS - 1, low - 1, -1):  # downwards: one addition a kind
+            if same_suit and t % 9 == 8:
+                unpicked = 0
+            unpicked += left[t]
+            if left[t] and unpicked >= need and (suit < 0 or t // 9 == suit):
                 out.append(_SWAP + t)
+        out.reverse()  # ascending, as a seat's options are
         return out
 
     def _more_picks(self, window: Window, seat: int) -> list[int]:
