@@ -50,11 +50,13 @@ cdef class SichuanGame(TableGame):
     cpdef long long _wait(self, int o) except? -1
     # the steps after a window or a win (C calls between them; arguments as Python objects)
     cpdef list remaining(self)
+    @cython.locals(h=bytearray, s=int, t=int, to=int, off=int, given=list)
     cpdef _resolve_swap(self, Window window)
     cpdef _open_void_window(self)
     cpdef list _rob_options(self, o, t)
     cpdef _pass_thresholds(self, ClaimWindow window)
     cpdef _resolve_claims(self, ClaimWindow window)
+    @cython.locals(row=bytearray, t=int)
     cpdef _add_meld(self, s, meld, entries)
     cpdef _kong_made(self, s, meld, entries)
     cpdef _own_kong(self, s, t)

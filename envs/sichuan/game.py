@@ -248,13 +248,16 @@ class SichuanGame(TableGame):
                 direction = fixed
         off = OFFSET[direction]
         given = [[a - _SWAP for a in window.picks[s]] for s in range(NUM_SEATS)]
-        for s, tiles in enumerate(given):
-            for t in tiles:
-                self.hands[s][t] -= 1
-        for s, tiles in enumerate(given):
+        for s in range(NUM_SEATS):
+            h = self.hands[s]
+            for t in given[s]:
+                h[t] -= 1
+        for s in range(NUM_SEATS):
+            tiles = given[s]
             to = (s + off) % NUM_SEATS
+            h = self.hands[to]
             for t in tiles:
-                self.hands[to][t] += 1
+                h[t] += 1
             self.passed[s] = tiles
             self.received[to] = list(tiles)
         self.swap_direction = direction
@@ -511,10 +514,12 @@ class SichuanGame(TableGame):
     # ------------------------------------------------------------ kongs (§3, §6.1)
     def _add_meld(self, s: int, meld: Meld, entries: list[scoring.KongEntry]) -> None:
         self.melds[s].append(meld)
+        row = self.melded[s]
         for t in meld.tiles:
-            self.melded[s][t] += 1
+            row[t] += 1
         transfers = [e.transfer() for e in entries]
-        self._pay(transfers)
+        if transfers:  # a PENG pays nothing
+            self._pay(transfers)
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             self._log_tail.append({"type": "meld", "seat": s, "kind": meld.kind, "tiles": list(meld.tiles),
                                 "from": meld.from_seat, "transfers": [x.to_dict() for x in transfers]})
