@@ -12,6 +12,7 @@ from cnmahjong.envs.sichuan.patterns cimport holds_void, wait_mask, win_shape
 cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _SWAP
 cdef int _DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices (eventlog)
 cdef tuple _ON_DISCARD  # a win on a discard's contexts, indexed in C
+cdef object _ROBBED
 
 
 cdef class SichuanGame(TableGame):

@@ -61,6 +61,8 @@ if not _PENG_CLAIM < _GANG_CLAIM < _HU < _PASS:  # _claim_options lists them in 
 _ON_DISCARD = tuple([WinContext(gangpao=g, haidi=h, dihu=d)
                      for g in (False, True) for h in (False, True) for d in (False, True)])
 """The contexts of a win on a discard, at 4·杠上炮 + 2·海底 + 地胡 (an index: no key to build and hash)."""
+_ROBBED = WinContext(qianggang=True)
+"""The context of a win on a robbed 补杠 tile (抢杠), made once (a WinContext checks its fields when made)."""
 
 
 class SichuanGame(TableGame):
@@ -428,7 +430,7 @@ class SichuanGame(TableGame):
     def _rob_options(self, o: int, t: int) -> list[int]:
         """Seat ``o``'s options on the added tile ``t`` of a 补杠 (§3 抢杠胡): HU and PASS when it
         may win on it, else []; an offered win's F is recorded for 过胡."""
-        fan = self._offered_win(o, t, WinContext(qianggang=True))
+        fan = self._offered_win(o, t, _ROBBED)
         if fan is None:
             return []
         self._offer_fan[o] = fan
@@ -575,7 +577,7 @@ class SichuanGame(TableGame):
             return
         self.hands[s][t] -= 1  # the added tile leaves his hand; his PENG stays
         self.won_tiles.append(t)
-        self._settle_group(winners, s, t, WinContext(qianggang=True), QIANGGANG)
+        self._settle_group(winners, s, t, _ROBBED, QIANGGANG)
 
     # ------------------------------------------------------------ wins (§4, §6.2, §6.3)
     def _self_draw_win(self, s: int, opening: bool) -> None:
