@@ -169,7 +169,7 @@ def test_an_extension_types_class_annotations_are_blanked_for_cython(tmp_path, m
 
 GAME_COPIES = """
 import copy, json, pickle, random
-from cnmahjong.envs.core.engine import ClaimWindow, _class_facts, slot_names
+from cnmahjong.envs.core.engine import ClaimWindow, _facts_of, slot_names
 from cnmahjong.envs.core.ruleset import get_ruleset
 from cnmahjong.envs.core.rollouts import play_to_end
 out = {"extension": {}, "copies": {}, "more_picks": {}, "window": {}}
@@ -195,7 +195,7 @@ for name in ("changsha", "hangzhou", "sichuan"):
             break
     out["window"][name] = type(game._window).__name__
     out["extension"][name] = [k.__name__ for k in type(game).__mro__ if k is not object and not k.__flags__ & (1 << 9)]
-    out["more_picks"][name] = _class_facts(type(game))[2]
+    out["more_picks"][name] = _facts_of(type(game))[2]
     names = slot_names(type(game))
     assert len(names) == len(set(names)), f"a slot declared twice along {type(game).__mro__}"
     rows = []

@@ -10,7 +10,10 @@ from cpython.ref cimport Py_INCREF
 from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
-cdef dict _FACTS  # each game class's facts (engine.py), asked with a C dict lookup at every step
+cdef dict _FACTS  # each game class's facts (engine.py), made once
+cdef object _LAST_CLASS  # the class asked last and its facts: a pointer compare at every step
+cdef tuple _LAST_FACTS
+cpdef tuple _facts_of(object cls)  # cpdef: the tests ask it too
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
 cdef class Window:
