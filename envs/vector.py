@@ -79,6 +79,7 @@ import numpy as np
 
 from cnmahjong.envs.core.checks import bool_arg, int_arg, positive_float_arg, seed_arg
 from cnmahjong.envs.core.engine import DONE, TableGame
+from cnmahjong.envs.core.planes import Twin
 from cnmahjong.envs.core.rewards import Ledger
 from cnmahjong.envs.core.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from cnmahjong.envs.core.seats import NUM_SEATS
@@ -100,6 +101,14 @@ def row_writer(encoder: Any, spec: Any = None) -> Any:
     mro = type(encoder).__mro__
     below = next((i for i, k in enumerate(mro) if "planes_into" in vars(k)), 0)  # 0: the instance's own
     return None if any("planes" in vars(k) for k in mro[:below]) else write
+
+
+def twin_of_writer(write: Any) -> Twin | None:
+    """The ``Twin`` whose ``planes_into`` ``write`` is (``row_writer``'s compiled writer), else None:
+    ``VectorEnv`` keeps the twin as the table's writer and calls its method in C, without a Python
+    call's arguments to parse."""
+    owner = getattr(write, "__self__", None)
+    return owner if type(owner) is Twin else None
 
 
 @dataclass
@@ -176,6 +185,7 @@ class VectorEnv:
         self._rngs: list[np.random.Generator] = []
         self._encoders: list[Any] = []
         self._writers: list[Any] = []  # per table: its encoder's planes_into(game, seat, buf, offset), or None
+        # (the Twin itself where that is a twin's method: called in C)
         self._ledger = Ledger(0)
 
     # ------------------------------------------------------------------ api
@@ -189,7 +199,7 @@ class VectorEnv:
         self.table_seeds = [int(x) for x in root.integers(2**63, size=self.num_tables)]
         self._rngs = [np.random.default_rng(s) for s in self.table_seeds]
         self._encoders = [self.encoding.encoder() for _ in range(self.num_tables)]
-        self._writers = [row_writer(e, self.encoding) for e in self._encoders]
+        self._writers = [twin_of_writer(w) or w for w in (row_writer(e, self.encoding) for e in self._encoders)]
         self.games = [None] * self.num_tables
         self._ledger = Ledger(self.num_tables, NUM_SEATS, self.reward_scale, self.defer_early_payments)
         self._rewards[:] = 0
@@ -319,7 +329,7 @@ class VectorEnv:
             d = amounts[s]
             rewards[t, s] = float(rewards[t, s]) + d
 
-    @cython.locals(game=TableGame, pending=dict, n=cython.Py_ssize_t, size=cython.Py_ssize_t,
+    @cython.locals(game=TableGame, twin=Twin, pending=dict, n=cython.Py_ssize_t, size=cython.Py_ssize_t,
                    actions=cython.Py_ssize_t, capacity=cython.Py_ssize_t, tables="long long[:]", seats="long long[:]")
     def _gather(self) -> Batch:
         """Rows of the pending decisions, table by table, seat by seat, written into the buffers."""
@@ -343,7 +353,11 @@ class VectorEnv:
                 tables[n] = t
                 seats[n] = s
                 if write is not None:  # the encoder writes its planes in place
-                    write(game, s, buf, n * size)
+                    if type(write) is Twin:  # its compiled twin: a C call
+                        twin = write
+                        twin.planes_into(game, s, buf, n * size)
+                    else:
+                        write(game, s, buf, n * size)
                 else:  # one copy through the memoryview (a bytearray slice would copy bytes twice)
                     row = encoders[t].planes(game, s)
                     try:  # the view refuses a row of another length, writing nothing

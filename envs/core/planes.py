@@ -217,6 +217,11 @@ class Twin:
         """``planes(game, seat)`` written over ``buf[offset:offset + size]``."""
         planes_into_row(self.write, self._checked(game), seat_arg(seat), buf, offset, self.size)  # noqa: F821 - as above
 
+    def __call__(self, game: object, seat: int, buf: bytearray, offset: int) -> None:
+        """``planes_into``: a twin is a batch's row writer as an encoder's bound method is (``VectorEnv``
+        keeps the twin itself and calls ``planes_into`` in C)."""
+        self.planes_into(game, seat, buf, offset)
+
     def __reduce__(self) -> tuple:
         return twin_in, (self.module,)
 
