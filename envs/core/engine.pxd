@@ -11,8 +11,7 @@ from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
 cdef dict _FACTS  # each game class's facts (engine.py), made once
-cdef object _LAST_CLASS  # the class asked last and its facts: a pointer compare at every step
-cdef tuple _LAST_FACTS
+cdef tuple _LAST  # (the class asked last, its facts): a pointer compare at every step
 cpdef tuple _facts_of(object cls)  # cpdef: the tests ask it too
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
@@ -34,11 +33,12 @@ cdef class TableGame:
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
     cpdef list _held_kinds(self, bytearray h)
+    @cython.locals(last=tuple)
     cpdef legal_mask(self, seat)
-    @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")
+    @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *", last=tuple)
     cpdef legal_mask_into(self, seat, bytearray buf, Py_ssize_t offset)
     cpdef _discards_all_held(self, seat)
-    @cython.locals(window=Window, facts=tuple)
+    @cython.locals(window=Window, facts=tuple, last=tuple)
     cpdef step(self, seat, action)
     cpdef _apply(self, seat, action, phase)
     cpdef _resolve_window(self, window)

@@ -53,22 +53,22 @@ after the kinds, its ``PHASES``: an act's packed phase is an index there), made 
 compiled class cannot have them set as class attributes."""
 
 
-_LAST_CLASS: Any = None
-_LAST_FACTS: Any = None
-"""The class asked last and its facts: a table asks for its one class at every step, so the steps
-read them as ``_LAST_FACTS if type(self) is _LAST_CLASS else _facts_of(type(self))`` (no lookup)."""
+_LAST: tuple[Any, Any] = (None, None)
+"""(the class asked last, its facts): a table asks for its one class at every step, so the steps
+read ``last = _LAST`` once (one tuple: another thread may replace it, never half of it), then
+``last[1] if last[0] is type(self) else _facts_of(type(self))`` (no lookup)."""
 
 
 def _facts_of(cls: type) -> tuple[int, bytes, bool, bytes, tuple[str, ...]]:
     """``_FACTS[cls]``, made on first use, and kept as the last class asked."""
-    global _LAST_CLASS, _LAST_FACTS
+    global _LAST
     facts = _FACTS.get(cls)
     if facts is None:
         n = cls.ACTIONS.NUM_ACTIONS
         below = cls.__mro__[:cls.__mro__.index(TableGame)]  # read from the classes' own dicts: compiled,
         more_picks = any(["_more_picks" in vars(k) for k in below])  # a cpdef method is no one object
         facts = _FACTS[cls] = (n, bytes(n), more_picks, bytes(n - cls.NUM_KINDS), tuple(cls.PHASES))
-    _LAST_CLASS, _LAST_FACTS = cls, facts
+    _LAST = (cls, facts)
     return facts
 
 
@@ -354,7 +354,8 @@ class TableGame:
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action mask.
         As Python, when every held kind may be discarded, one byte-table pass gives the discards."""
-        size, zeros, _, tail, _ = _LAST_FACTS if type(self) is _LAST_CLASS else _facts_of(type(self))
+        last = _LAST
+        size, zeros, _, tail, _ = last[1] if last[0] is type(self) else _facts_of(type(self))
         if cython.compiled:  # legal_mask_into's C loops
             mask = bytearray(size)
             self.legal_mask_into(seat, mask, 0)
@@ -379,7 +380,8 @@ class TableGame:
         """``legal_mask(seat)`` written over ``buf[offset:offset + NUM_ACTIONS]`` (a batch's mask
         row in place: ``VectorEnv``). Every action is checked to lie in the row before a byte is
         written."""
-        size = (_LAST_FACTS if type(self) is _LAST_CLASS else _facts_of(type(self)))[0]
+        last = _LAST
+        size = (last[1] if last[0] is type(self) else _facts_of(type(self)))[0]
         if not isinstance(buf, bytearray):
             raise TypeError(f"a mask row is written into a bytearray, got {type(buf).__name__}")
         if not 0 <= offset <= len(buf) - size:
@@ -435,7 +437,8 @@ class TableGame:
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
         if self._log_tail is not None:  # None: a rollout's game keeps no log
-            facts = _LAST_FACTS if type(self) is _LAST_CLASS else _facts_of(type(self))
+            last = _LAST
+            facts = last[1] if last[0] is type(self) else _facts_of(type(self))
             self._log_tail.append(pack(ACT, seat, action, _index_of(facts[4], phase)))
         window = self._window
         if window is not None:
@@ -446,7 +449,8 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
-            facts = _LAST_FACTS if type(self) is _LAST_CLASS else _facts_of(type(self))
+            last = _LAST
+            facts = last[1] if last[0] is type(self) else _facts_of(type(self))
             more = self._more_picks(window, seat) if facts[2] else None  # asked only where a ruleset has more
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
