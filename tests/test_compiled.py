@@ -486,9 +486,9 @@ def test_a_twin_refuses_a_tile_kind_outside_its_row(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", ["changsha", "hangzhou", "sichuan"])
 def test_a_twin_reads_a_phase_by_its_value_and_refuses_one_it_does_not_know(ruleset: str) -> None:
-    """The PHASE plane's index (``planes.pxd``'s ``label_index``: the module's own string found by
-    identity) is the same for an equal string that is another object, and a phase outside the
-    ruleset's is a ValueError naming it (``bad_label``), not a write past the group."""
+    """The PHASE plane's index (``engine.label_index``, as the log's: the module's own string found
+    by identity) is the same for an equal string that is another object, and a phase outside the
+    ruleset's is a ValueError naming it, not a write past the group."""
     _require_compiled()
     import importlib
 

@@ -17,9 +17,9 @@ from libc.string cimport memset
 from cnmahjong.envs.changsha import observation as _obs
 from cnmahjong.envs.changsha.game import PHASES
 from cnmahjong.envs.changsha.game cimport ChangshaGame  # its slots read as C fields (game.pxd)
-from cnmahjong.envs.core.engine cimport ClaimWindow
+from cnmahjong.envs.core.engine cimport ClaimWindow, label_index
 from cnmahjong.envs.core.meld cimport Meld
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, label_index, plane_into,
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into,
                                          recent_into, seen_add, therm_into, twin_of, unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.core.channels import refuse_unless_written_for
@@ -50,7 +50,7 @@ cdef int DEALER = _obs.CHANNELS.start("DEALER"), LOCKED = _obs.CHANNELS.start("L
 cdef int ACTOR = _obs.CHANNELS.start("ACTOR"), WALL = _obs.CHANNELS.start("WALL")
 cdef int STACKS = _obs.CHANNELS.start("STACKS"), PHASE = _obs.CHANNELS.start("PHASE")
 cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
-cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (label_index)
+cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (engine.label_index)
 
 
 # planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there

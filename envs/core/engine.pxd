@@ -10,8 +10,10 @@ from cpython.ref cimport Py_INCREF
 from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
+cpdef Py_ssize_t label_index(object value, tuple labels) except -1  # the log's phase, the twins' one-of planes
 cdef dict _FACTS  # each game class's facts (engine.py), made once
 cdef tuple _LAST  # (the class asked last, its facts): a pointer compare at every step
+@cython.locals(last=tuple)
 cpdef tuple _facts_of(object cls)  # cpdef: the tests ask it too
 
 @cython.auto_pickle(False)  # engine.py's __getstate__/__setstate__ pickle every slot, subclasses' too
@@ -33,12 +35,11 @@ cdef class TableGame:
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
     cpdef list _held_kinds(self, bytearray h)
-    @cython.locals(last=tuple)
     cpdef legal_mask(self, seat)
-    @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *", last=tuple)
+    @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")
     cpdef legal_mask_into(self, seat, bytearray buf, Py_ssize_t offset)
     cpdef _discards_all_held(self, seat)
-    @cython.locals(window=Window, facts=tuple, last=tuple)
+    @cython.locals(window=Window, facts=tuple)
     cpdef step(self, seat, action)
     cpdef _apply(self, seat, action, phase)
     cpdef _resolve_window(self, window)

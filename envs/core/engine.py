@@ -54,14 +54,16 @@ compiled class cannot have them set as class attributes."""
 
 
 _LAST: tuple[Any, Any] = (None, None)
-"""(the class asked last, its facts): a table asks for its one class at every step, so the steps
-read ``last = _LAST`` once (one tuple: another thread may replace it, never half of it), then
-``last[1] if last[0] is type(self) else _facts_of(type(self))`` (no lookup)."""
+"""(the class asked last, its facts): a table asks ``_facts_of`` for its one class at every step.
+One tuple, read once: another thread may replace it, never half of it."""
 
 
 def _facts_of(cls: type) -> tuple[int, bytes, bool, bytes, tuple[str, ...]]:
-    """``_FACTS[cls]``, made on first use, and kept as the last class asked."""
+    """``_FACTS[cls]``, made on first use: the last class asked answered without a lookup (``_LAST``)."""
     global _LAST
+    last = _LAST
+    if last[0] is cls:
+        return last[1]
     facts = _FACTS.get(cls)
     if facts is None:
         n = cls.ACTIONS.NUM_ACTIONS
@@ -72,15 +74,18 @@ def _facts_of(cls: type) -> tuple[int, bytes, bool, bytes, tuple[str, ...]]:
     return facts
 
 
-@cython.cfunc
-@cython.locals(phases=tuple, i=cython.Py_ssize_t)
-def _index_of(phases: tuple[str, ...], phase: str) -> cython.Py_ssize_t:
-    """``phases.index(phase)``: compiled, the same string objects found by pointer first (a phase
-    is one of its class's constants), with ``index``'s comparisons only for an equal copy."""
-    for i in range(len(phases)):
-        if phases[i] is phase:
+@cython.locals(i=cython.Py_ssize_t)
+def label_index(value: Any, labels: tuple[Any, ...]) -> int:
+    """The index of ``value`` among ``labels`` (a class's phases for the log, a one-of group's labels
+    for the compiled planes): compiled, the same object found by pointer first (a game holds its
+    modules' own strings), then an equal one; none of them a ValueError naming it."""
+    for i in range(len(labels)):
+        if labels[i] is value:
             return i
-    return phases.index(phase)
+    for i in range(len(labels)):
+        if labels[i] == value:
+            return i
+    raise ValueError(f"{value!r} is none of the labels {labels}")
 
 
 @cython.locals(i=cython.Py_ssize_t, a=cython.longlong, items=list)
@@ -354,8 +359,7 @@ class TableGame:
     def legal_mask(self, seat: int) -> bytearray:
         """``legal_actions(seat)`` as ``NUM_ACTIONS`` flag bytes (1 = legal): the env's action mask.
         As Python, when every held kind may be discarded, one byte-table pass gives the discards."""
-        last = _LAST
-        size, zeros, _, tail, _ = last[1] if last[0] is type(self) else _facts_of(type(self))
+        size, zeros, _, tail, _ = _facts_of(type(self))
         if cython.compiled:  # legal_mask_into's C loops
             mask = bytearray(size)
             self.legal_mask_into(seat, mask, 0)
@@ -380,8 +384,7 @@ class TableGame:
         """``legal_mask(seat)`` written over ``buf[offset:offset + NUM_ACTIONS]`` (a batch's mask
         row in place: ``VectorEnv``). Every action is checked to lie in the row before a byte is
         written."""
-        last = _LAST
-        size = (last[1] if last[0] is type(self) else _facts_of(type(self)))[0]
+        size = _facts_of(type(self))[0]
         if not isinstance(buf, bytearray):
             raise TypeError(f"a mask row is written into a bytearray, got {type(buf).__name__}")
         if not 0 <= offset <= len(buf) - size:
@@ -437,9 +440,8 @@ class TableGame:
             raise IllegalActionError(self._illegal_message(seat, action, legal))
         phase = self.phase
         if self._log_tail is not None:  # None: a rollout's game keeps no log
-            last = _LAST
-            facts = last[1] if last[0] is type(self) else _facts_of(type(self))
-            self._log_tail.append(pack(ACT, seat, action, _index_of(facts[4], phase)))
+            facts = _facts_of(type(self))
+            self._log_tail.append(pack(ACT, seat, action, label_index(phase, facts[4])))
         window = self._window
         if window is not None:
             window.choices[seat] = action
@@ -449,8 +451,7 @@ class TableGame:
             else:
                 picks.append(action)
             del self.pending[seat]
-            last = _LAST
-            facts = last[1] if last[0] is type(self) else _facts_of(type(self))
+            facts = _facts_of(type(self))
             more = self._more_picks(window, seat) if facts[2] else None  # asked only where a ruleset has more
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more

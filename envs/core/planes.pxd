@@ -127,23 +127,6 @@ cdef inline int kind_of(object t, int n) except -1:
 cdef int bad_kind(object t, int n) except -1
 
 
-cdef inline int label_index(object value, tuple labels) except -1:
-    """The index of ``value`` among a one-of group's ``labels`` (a phase, a direction): by identity
-    first (a game holds the modules' own strings), then by equality; none of them an error
-    (``bad_label``, out of line)."""
-    cdef Py_ssize_t i, n = len(labels)
-    for i in range(n):
-        if <object> labels[i] is value:
-            return i
-    for i in range(n):
-        if labels[i] == value:
-            return i
-    return bad_label(value, labels)
-
-
-cdef int bad_label(object value, tuple labels) except -1
-
-
 cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t size) except NULL:
     """The ``size`` bytes of ``buf`` from ``offset`` (a batch's observation row), zeroed; an error
     before anything is written where they do not fit."""
@@ -218,6 +201,15 @@ cdef inline int kinds_into(unsigned char* out, int channel, object mask, int n) 
     return 0
 
 
+cdef inline void therm_add(unsigned char* out, int channel, int levels, int k, unsigned char* row, int n) noexcept:
+    """One more copy of kind ``k`` counted in ``row`` and its thermometer plane set as it is counted
+    (the (c + 1)th copy sets plane ``channel + c``, below ``levels``; the planes zero already)."""
+    cdef int c = row[k]
+    if c < levels:
+        out[(channel + c) * n + k] = 1
+    row[k] = c + 1
+
+
 cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane, int hidden_plane, list melds,
                            bint other, unsigned char* row, int n) except -1:
     """A seat's melds as a seat sees them: the count row of their shown tiles into ``row`` (``n``
@@ -225,7 +217,7 @@ cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane,
     ``melds_plane``, each shown kong's kind on ``kongs_plane``, and the two levels of its hidden
     kongs from ``hidden_plane``. Another seat's (``other``) hidden kongs (``Meld.hidden``: 暗杠 face
     down) are only counted; a seat's own are shown."""
-    cdef int hidden = 0, k, c
+    cdef int hidden = 0
     cdef Meld m
     memset(row, 0, n)
     if not melds:  # no planes to write: the row is zero already
@@ -234,12 +226,8 @@ cdef inline int melds_into(unsigned char* out, int melds_plane, int kongs_plane,
         if other and m.hidden:
             hidden += 1
             continue
-        for x in m.tiles:  # the thermometer written as the copies are counted: the (c + 1)th sets plane c
-            k = kind_of(x, n)
-            c = row[k]
-            if c < 4:
-                out[(melds_plane + c) * n + k] = 1
-            row[k] = c + 1
+        for x in m.tiles:
+            therm_add(out, melds_plane, 4, kind_of(x, n), row, n)
         if len(m.tiles) == 4:
             out[kongs_plane * n + kind_of(m.tiles[0], n)] = 1
     level_into(out, hidden_plane, 2, hidden, n)

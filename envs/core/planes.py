@@ -195,11 +195,6 @@ def bad_kind(t: object, n: int) -> int:
     raise ValueError(f"tile kind {t!r} outside 0..{n - 1}")
 
 
-def bad_label(value: object, labels: tuple[object, ...]) -> int:
-    """The error of a twin's ``label_index`` (planes.pxd): ``value`` is none of a group's ``labels``."""
-    raise ValueError(f"{value!r} is none of the labels {labels}")
-
-
 class Twin:
     """A ruleset's compiled planes writer (its ``_planes.pyx``'s ``_write``, a C function, planes.pxd)
     as the two entry points its encoder calls: ``planes(game, seat)``, the observation as bytes, and

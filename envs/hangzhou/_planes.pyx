@@ -14,8 +14,8 @@ cimport cython
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from cnmahjong.envs.core.engine cimport ClaimWindow
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, label_index, level_into, level_of,
+from cnmahjong.envs.core.engine cimport ClaimWindow, label_index
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of,
                                          melds_into, plane_into, recent_into, seen_add, therm_into, twin_of,
                                          unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
@@ -49,7 +49,7 @@ cdef int DRAWN = _obs.DRAWN, INDICATOR = _obs.INDICATOR, WHITE_PLAYS = _obs.WHIT
 cdef int CLAIM = _obs.CLAIM, DEALER = _obs.DEALER, ACTOR = _obs.ACTOR, PIAO = _obs.PIAO
 cdef int PIAO_PENDING = _obs.PIAO_PENDING, STREAK = _obs.STREAK, CLAIMS = _obs.CLAIMS, WALL = _obs.WALL
 cdef int PHASE = _obs.PHASE, READY = _obs.READY, WHITE = _WHITE
-cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (label_index)
+cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (engine.label_index)
 cdef object DISCARD_PHASE = DISCARD
 
 

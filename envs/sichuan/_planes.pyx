@@ -13,9 +13,10 @@ checks both give the same bytes at every step of 20,000 hands.
 cimport cython
 from libc.string cimport memset
 
-from cnmahjong.envs.core.engine cimport ClaimWindow, Window
-from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, label_index, level_into, level_of,
-                                         melds_into, plane_into, recent_into, therm_into, twin_of)
+from cnmahjong.envs.core.engine cimport ClaimWindow, Window, label_index
+from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of,
+                                         melds_into, plane_into, recent_into, therm_add, therm_into,
+                                         twin_of)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
@@ -49,7 +50,7 @@ cdef int RECENT = _obs.RECENT, OUT = _obs.OUT, WON_TILE = _obs.WON_TILE, GAINS =
 cdef int KONG_MONEY = _obs.KONG_MONEY, PASSED_HU = _obs.PASSED_HU, PASSED_FAN = _obs.PASSED_FAN
 cdef int PENG_LOCK = _obs.PENG_LOCK, OFFERED = _obs.OFFERED, ACTOR = _obs.ACTOR, DEALER = _obs.DEALER
 cdef int WALL = _obs.WALL, PHASE = _obs.PHASE, MONEY_CLAMP = _obs.MONEY_CLAMP, SWAP_ACTION = _SWAP_ACTION
-cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (label_index)
+cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (engine.label_index)
 cdef tuple DIRECTION_LABELS = tuple(_obs.DIRECTION_LABELS)
 cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
 cdef int OUT_IN = OUT_INDEX["in"]  # a seat still playing: its index read once here
@@ -67,14 +68,9 @@ cdef int _therm_of(list tiles, int minus, unsigned char* out, int channel, int l
     (c + 1)th copy sets its plane c (the row is zero already). A game's list: anything else, None
     included, a TypeError."""
     cdef unsigned char row[N]
-    cdef int k, c
     memset(row, 0, N)
     for x in tiles:
-        k = kind_of(x - minus if minus else x, N)
-        c = row[k]
-        if c < levels:
-            out[(channel + c) * N + k] = 1
-        row[k] = c + 1
+        therm_add(out, channel, levels, kind_of(x - minus if minus else x, N), row, N)
     return 0
 
 
