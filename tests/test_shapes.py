@@ -229,12 +229,33 @@ def test_table_shanten_equals_the_pareto_shanten():
                     == shapes._pareto_honours_one_changed(h, melds, delta) == public(h, melds)
 
 
+def test_entry_classes_group_exactly_the_entries_read_alike():
+    """Each entry made has a class (``_CLASSES``, 1..255), and two entries share one exactly when
+    their bytes read alike as ``_shanten_against`` reads them (each at most 5): the class memo of
+    ``_table_changed_row`` answers an entry by its class."""
+    rng = random.Random(31)
+    tables = shapes._tables()
+    by_class, by_bytes = {}, {}
+    for width, table, classes, n in ((9, tables[0], shapes._CLASSES[0], 3000), (7, tables[1], shapes._CLASSES[1], 500)):
+        for _ in range(n):
+            key = bytes(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(width))
+            if sum(key) > 14:
+                continue
+            at = shapes._entry(key, 0, width, table)
+            c = classes[at // 10]
+            read = bytes(min(x, 5) for x in table[at:at + 10])
+            assert 1 <= c <= 255, list(key)
+            assert by_class.setdefault(c, read) == read, list(key)
+            assert by_bytes.setdefault(read, c) == c, list(key)
+    assert 20 < len(by_class) < 255
+
+
 def test_table_memo_kept_between_calls_answers_as_a_fresh_one():
     """``_table_one_changed`` keeps a group's memo while the group's rest and the meld count stay the
     same: a greedy player's questions (the after-discard row of a hand, then the after-draw row of
     the hand less each of its tiles), asked with every meld count in turn and alternating between
     27 and 34 kinds, so that many calls meet a rest again, some with other melds, equal the Pareto
-    sets' answers."""
+    sets' answers (the class memo, ``_CMEMO``, kept and forgotten with it)."""
     rng = random.Random(23)
     asked = 0
     for _ in range(400):

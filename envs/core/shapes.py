@@ -879,14 +879,44 @@ if not cython.compiled:  # shapes.pxd's static C arrays (zeroed: every memo byte
     _MEMO = bytearray(200)
     _MEMO_REST = bytearray(40)
     _MEMO_MELDS = [0] * 4
+    _CMEMO = bytearray(1024)
 """``_table_changed_row``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
-group) and the number of melds each group's block was made for."""
+group) and the number of melds each group's block was made for; ``_CMEMO``: the same answers by
+entry class (``_CLASSES``), 256 bytes a group, each the row byte plus one (0 unknown)."""
+_CLASSES: list[bytearray] = []
+"""[suits, honours]: each entry's class, 1..255 (0: none), set when the entry is made. Entries whose
+bytes read alike as ``_shanten_against`` reads them (1 + partial sets, 5 at most) share one: they
+make the same shanten against any rest. The 450k entries of at most 14 tiles fall in fewer than 200
+classes, so a greedy player's changed rows meet the same classes again and again (``_CMEMO``)."""
+_CLASS_IDS: dict[bytes, int] = {}
+"""An entry's bytes as ``_shanten_against`` reads them -> its class."""
 
 
 def _tables() -> list[bytearray]:
     if not _TABLES:
         _TABLES.extend((bytearray(5 ** SUIT_LEN * _VEC), bytearray(5 ** HONOURS * _VEC)))
+        _CLASSES.extend((bytearray(5 ** SUIT_LEN), bytearray(5 ** HONOURS)))
     return _TABLES
+
+
+@cython.cfunc
+@cython.locals(at=cython.int, i=cython.int, x=cython.int, c=cython.int)
+@cython.returns(cython.int)
+def _class_of(entry: bytearray, at: int) -> int:
+    """The class of the entry at ``entry[at:]`` (``_CLASSES``), a new one if its bytes are new; 0
+    once 255 classes are taken (an entry without one is read byte by byte)."""
+    key = bytearray(_VEC)
+    for i in range(10):  # _VEC
+        x = entry[at + i]
+        key[i] = x if x < 5 else 5
+    found = _CLASS_IDS.get(bytes(key))
+    if found is not None:
+        return found
+    c = len(_CLASS_IDS) + 1
+    if c > 255:
+        return 0
+    _CLASS_IDS[bytes(key)] = c
+    return c
 
 
 def _fill(table: bytearray, index: int, width: int) -> None:
@@ -900,6 +930,8 @@ def _fill(table: bytearray, index: int, width: int) -> None:
     for head in (0, 1):
         for sets in range(MAX_SETS + 1):
             table[at + 5 * head + sets] = max((t + 1 for m, t, p in blocks if p == head and m >= sets), default=0)
+    _tables()[0]  # noqa: B018 - the class arrays made
+    _CLASSES[1][index] = _class_of(table, at)
 
 
 @cython.ccall  # a C call from the table fills
@@ -942,6 +974,8 @@ def _fill_suit(table: bytearray, index: int) -> None:
                     if v and v + dt > acc[5 * head + sets]:
                         acc[5 * head + sets] = v + dt
     table[index * _VEC: index * _VEC + _VEC] = acc
+    _tables()[0]  # noqa: B018 - the class arrays made
+    _CLASSES[0][index] = _class_of(acc, 0)
 
 
 def warm_tables() -> int:
@@ -1142,7 +1176,9 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
     ``memo``: group g's ``_shanten_against`` at ``50 g``, group 0's also giving the whole hand's).
     A group's memo block is kept from call to call while its rest and ``melds`` stay the ones it
     was made for (``_MEMO_REST``, ``_MEMO_MELDS``): a greedy player's tied discards of one suit,
-    and its after-discard row before them, meet that suit's rest again and again.
+    and its after-discard row before them, meet that suit's rest again and again. A changed entry
+    whose class (``_CLASSES``) was answered against the rest is answered from ``_CMEMO`` without
+    reading its bytes (most are: fewer than 200 classes).
     The values go into ``row`` as a row (``row_values``: each plus one). Its C types, the ``work``
     C array among them, are in shapes.pxd (the memo's too)."""
     tables = _TABLES or _tables()
@@ -1157,6 +1193,7 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         for x in range(60):
             work[x] = 0
     memo = _MEMO  # 0 is unknown (_shanten_against), one 50-byte block a group
+    cmemo = _CMEMO  # by entry class: one 256-byte block a group, 0 unknown
     a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
     sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
     hp = honours
@@ -1181,6 +1218,8 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
             _MEMO_MELDS[g] = melds
             for x in range(50 * g, 50 * g + 50):
                 memo[x] = 0
+            for x in range(256 * g, 256 * g + 256):
+                cmemo[x] = 0
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
     n = len(b)
@@ -1193,6 +1232,8 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         width = 9 if g < 3 else 7
         group = suits if g < 3 else honours
         table = group
+        kinds = _CLASSES[0 if g < 3 else 1]
+        classes = kinds
         at_g = a0 if g == 0 else a1 if g == 1 else a2 if g == 2 else a3
         near = 2 if g < 3 else 0  # ranks a tile forms a block with: none for honours
         held = 0
@@ -1213,5 +1254,13 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
                     at_r = at_g + step
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
-                    out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 1
+                    c = classes[at_r // 10]
+                    if c:  # the entry's class answered before against this rest, or now, once
+                        v = cmemo[256 * g + c]
+                        if not v:
+                            v = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 2
+                            cmemo[256 * g + c] = v
+                        out[lo + r] = v - 1
+                    else:
+                        out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 1
             step *= 5
