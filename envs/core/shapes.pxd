@@ -37,13 +37,19 @@ cpdef list standard_shanten_honours_after_discard(c, int melds=*)
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
                work="unsigned char[60]", memo="unsigned char *", out="unsigned char *", n=cython.int,
-               same=cython.bint, c=cython.int, v=cython.int, classes="unsigned char *", cmemo="unsigned char *")
+               same=cython.bint, c=cython.int, v=cython.int, classes="unsigned char *", cmemo="unsigned char *",
+               key=cython.longlong)
 cpdef int _table_changed_row(b, int melds, int delta, bytearray row) except -1
 # _table_changed_row's memo, kept from call to call (shapes.py: _MEMO)
 cdef unsigned char _MEMO[200]
 cdef unsigned char _MEMO_REST[40]
 cdef int _MEMO_MELDS[4]
-cdef unsigned char _CMEMO[1024]
+cdef unsigned char _CMEMO[1310720]  # _REST_CLASSES * 5 * 256 (shapes.py)
+cdef int _REST_AT[4]
+cdef long long _REST_KEYS[4096]  # _rest_class's C hash table (shapes.py)
+cdef short _REST_VALUES[4096]
+cdef int _REST_COUNT
+cdef dict _REST_IDS, _CLASS_IDS  # typed: their .get is a C dict lookup
 @cython.locals(total=cython.int, rest=cython.int, r=cython.int, pair=cython.int, whole=cython.int, x=cython.int,
                c="int[11]", d="int[11]")
 cpdef int _suit_whole(int index) except -1

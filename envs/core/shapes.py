@@ -873,16 +873,20 @@ _VEC = 10
 # zero. ``tests/test_shapes.py`` checks it of every entry and of convolutions.
 _MAX_TILES = 14
 _POW5 = tuple(5 ** r for r in range(SUIT_LEN))
+_REST_CLASSES = 1024
+"""Rest classes ``_CMEMO`` has room for (shapes.pxd sizes it)."""
 _TABLES: list[bytearray] = []
 """[suits, honours], made at first use (about 20 MB: 5^9 entries; untouched pages cost nothing)."""
 if not cython.compiled:  # shapes.pxd's static C arrays (zeroed: every memo byte unknown, valid for any rest)
     _MEMO = bytearray(200)
     _MEMO_REST = bytearray(40)
     _MEMO_MELDS = [0] * 4
-    _CMEMO = bytearray(1024)
+    _CMEMO = bytearray(_REST_CLASSES * 5 * 256)
+    _REST_AT = [0] * 4
 """``_table_changed_row``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
 group) and the number of melds each group's block was made for; ``_CMEMO``: the same answers by
-entry class (``_CLASSES``), 256 bytes a group, each the row byte plus one (0 unknown)."""
+(rest class, melds 0..4, entry class), kept for good (each the row byte plus one, 0 unknown);
+``_REST_AT``: each group's block there for its rest (0: none; class 0's block is never used), made with the rest's memo block."""
 _CLASSES: list[bytearray] = []
 """[suits, honours]: each entry's class, 1..255 (0: none), set when the entry is made. Entries whose
 bytes read alike as ``_shanten_against`` reads them (1 + partial sets, 5 at most) share one: they
@@ -890,6 +894,42 @@ make the same shanten against any rest. The 450k entries of at most 14 tiles fal
 classes, so a greedy player's changed rows meet the same classes again and again (``_CMEMO``)."""
 _CLASS_IDS: dict[bytes, int] = {}
 """An entry's bytes as ``_shanten_against`` reads them -> its class."""
+_REST_IDS: dict[int, int] = {}
+"""A rest's class (1.. ``_REST_CLASSES - 1``; 0: none) by its bytes read as ``_shanten_against``
+reads them (each at most 5: a rest's partial sets past 4 count as 4 too), as a base-6 number. A
+shanten against a rest hangs on the rest's class, the entry's class and the melds only, so
+``_CMEMO`` answers it for good: the rests of real hands fall in a few hundred classes."""
+
+
+@cython.cfunc
+@cython.locals(key=cython.longlong, c=cython.int, h=cython.int)
+@cython.returns(cython.int)
+def _rest_class(key: int) -> int:
+    """The class of a rest whose bytes read as base-6 ``key`` (``_REST_IDS``), a new one if new;
+    0 once every class ``_CMEMO`` has room for is taken (0's block is never read). Compiled, the
+    classes are kept in a C hash table instead (``_REST_KEYS``: key + 1, 0 empty; four slots a
+    class, probed in turn), as a dict lookup would cost a Python int and a call a changed rest."""
+    global _REST_COUNT
+    if cython.compiled:
+        h = (key * 1540483477 >> 15) & 4095  # a multiplier below 2^31: a C literal
+        while _REST_KEYS[h]:
+            if _REST_KEYS[h] == key + 1:
+                return _REST_VALUES[h]
+            h = (h + 1) & 4095
+        if _REST_COUNT + 1 >= _REST_CLASSES:
+            return 0
+        _REST_COUNT += 1
+        _REST_KEYS[h] = key + 1
+        _REST_VALUES[h] = _REST_COUNT
+        return _REST_COUNT
+    found = _REST_IDS.get(key)
+    if found is not None:
+        return found
+    c = len(_REST_IDS) + 1
+    if c >= _REST_CLASSES:
+        return 0
+    _REST_IDS[key] = c
+    return c
 
 
 def _tables() -> list[bytearray]:
@@ -1177,8 +1217,8 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
     A group's memo block is kept from call to call while its rest and ``melds`` stay the ones it
     was made for (``_MEMO_REST``, ``_MEMO_MELDS``): a greedy player's tied discards of one suit,
     and its after-discard row before them, meet that suit's rest again and again. A changed entry
-    whose class (``_CLASSES``) was answered against the rest is answered from ``_CMEMO`` without
-    reading its bytes (most are: fewer than 200 classes).
+    whose class (``_CLASSES``) has met the rest's class (``_REST_IDS``) with these melds before is
+    answered from ``_CMEMO`` without reading its bytes (most are, once a few hands are played).
     The values go into ``row`` as a row (``row_values``: each plus one). Its C types, the ``work``
     C array among them, are in shapes.pxd (the memo's too)."""
     tables = _TABLES or _tables()
@@ -1193,7 +1233,7 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         for x in range(60):
             work[x] = 0
     memo = _MEMO  # 0 is unknown (_shanten_against), one 50-byte block a group
-    cmemo = _CMEMO  # by entry class: one 256-byte block a group, 0 unknown
+    cmemo = _CMEMO  # by rest class, melds and entry class: 0 unknown, kept for good
     a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
     sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
     hp = honours
@@ -1210,16 +1250,18 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         _convolve(work, 40, sp, a2, work, 30)
     for g in range(groups):  # a block made for another rest or number of melds is forgotten
         same = _MEMO_MELDS[g] == melds
+        key = 0
         for x in range(10 * g, 10 * g + 10):
             if _MEMO_REST[x] != work[x]:
                 same = False
                 _MEMO_REST[x] = work[x]
+            key = key * 6 + (work[x] if work[x] < 5 else 5)
         if not same:
             _MEMO_MELDS[g] = melds
             for x in range(50 * g, 50 * g + 50):
                 memo[x] = 0
-            for x in range(256 * g, 256 * g + 256):
-                cmemo[x] = 0
+            c = _rest_class(key) if 0 <= melds <= 4 else 0
+            _REST_AT[g] = (c * 5 + melds) * 256 if c else 0  # the rest's block of _CMEMO (0: none, entries read)
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
     n = len(b)
@@ -1255,11 +1297,11 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
                     if not table[at_r]:
                         _fill(group, at_r // 10, width)
                     c = classes[at_r // 10]
-                    if c:  # the entry's class answered before against this rest, or now, once
-                        v = cmemo[256 * g + c]
+                    if c and _REST_AT[g]:  # the entry's class met this rest's class before, or now, once
+                        v = cmemo[_REST_AT[g] + c]
                         if not v:
                             v = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 2
-                            cmemo[256 * g + c] = v
+                            cmemo[_REST_AT[g] + c] = v
                         out[lo + r] = v - 1
                     else:
                         out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 1
