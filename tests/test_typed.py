@@ -90,7 +90,7 @@ for i in range(3000):
         k = rng.randrange(34)
         c2[k] += c2[k] < 4
     b2 = bytes(c2)
-    out["rows"].append([wild.sets_need(b), wild.sets_need(b2),
+    out["rows"].append([wild.sets_need(b), wild.sets_need(b2), wild.standard_need(b2),
                         [wild.complete(b2, w2, pairs) for w2 in range(5) for pairs in (False, True)]])
 for i in range(2000):  # dealt hands (§3.2's opening patterns), some crowded into few kinds so that each shows
     kinds = rng.sample(range(27), rng.choice((5, 8, 27)))

@@ -174,6 +174,21 @@ def _honours_entry(b: bytes) -> int:
 
 
 @cython.ccall
+@cython.locals(e0=cython.int, e1=cython.int, e2=cython.int, e3=cython.int, table=bytearray, t=cython.p_uchar)
+@cython.returns(cython.int)
+def _table_standard_need(b: bytes) -> int:
+    """``standard_need`` from the entries: every group's sets, plus the smallest pair delta (the
+    win test of a Hangzhou reading asks it of every hand that wins)."""
+    table = _suit_entries()
+    t = table
+    e0 = t[_group_index(b, 0, 9)] - 1
+    e1 = t[_group_index(b, 9, 9)] - 1
+    e2 = t[_group_index(b, 18, 9)] - 1
+    e3 = _honours_entry(b)
+    return (e0 >> 2) + (e1 >> 2) + (e2 >> 2) + (e3 >> 2) + min(e0 & 3, e1 & 3, e2 & 3, e3 & 3) - 1
+
+
+@cython.ccall
 @cython.locals(w=cython.int, e0=cython.int, e1=cython.int, e2=cython.int, e3=cython.int, s=cython.int,
                d=cython.int, table=bytearray, t=cython.p_uchar)
 def _table_complete(b: bytes, w: int) -> bool:
@@ -218,7 +233,10 @@ def group_costs(b: bytes) -> tuple[tuple[int, int], ...]:
 
 
 def standard_need(b: bytes) -> int:
-    """Fewest wildcards that make the natural counts ``b`` into sets plus one pair."""
+    """Fewest wildcards that make the natural counts ``b`` into sets plus one pair (from the
+    entries when compiled and they cover ``b``, else from the dicts)."""
+    if cython.compiled and _in_tables(b, NUM_KINDS, 0):
+        return _table_standard_need(b)
     suits = _TABLES[True]
     k0, k1, k2, k3 = b[0:9], b[9:18], b[18:27], b[27:34]
     s0, d0 = suits.get(k0) or _fill(k0, True)
@@ -338,6 +356,7 @@ def standard_completions(b: bytes, w: int) -> int:
 
 @cython.locals(k=cython.int, x=cython.int, total=cython.int, pairs=cython.int, singles=cython.int,
                p=cython.p_uchar)
+@cython.ccall  # a C call from the shanten rows (a greedy player's 进张 asks one a tied discard)
 def _tally(b: bytes) -> tuple[int, int, int]:
     """(tiles, pairs, odd counts) of natural counts ``b``, after checking that it holds 34 counts:
     the compiled loops read it through a C pointer, which must never run past its end."""
