@@ -477,7 +477,7 @@ def shanten_after_draw_row(b: bytes, w: int, melds: int, row: bytearray) -> int:
 @cython.cfunc
 @cython.locals(w=cython.int, melds=cython.int, delta=cython.int, pairs=cython.int, singles=cython.int,
                total=cython.int, k=cython.int, s=cython.int, p=cython.p_uchar, sp=cython.p_uchar,
-               odd="int[11]", even="int[11]")
+               odd="int[11]", even="int[11]", floor=cython.int, po=cython.int, pe=cython.int, v=cython.int)
 @cython.returns(cython.int)
 def _from_standards(b: bytes, row: bytearray, w: int, melds: int, delta: int, total: int, pairs: int,
                     singles: int) -> int:
@@ -492,11 +492,18 @@ def _from_standards(b: bytes, row: bytearray, w: int, melds: int, delta: int, to
     if not cython.compiled:  # C arrays when compiled
         odd, even = [0] * 11, [0] * 11
     odd[10] = even[10] = 10  # 9, the change impossible, stays 9
+    # _from_standard of each s, its parts that do not hang on s made once: the floor (-1 only for a
+    # 3n+2 hand) and, without melds, the seven pairs' shanten, of an odd count's change (one more
+    # pairs its single, one less leaves its pairs) and of an even one's (a new single, or a pair
+    # broken into one)
+    floor = -1 if (total + delta + w) % 3 == 2 else 0
+    po = _pairs_shanten(pairs + (delta > 0), singles - 1, w) if not melds else 99
+    pe = _pairs_shanten(pairs - (delta < 0), singles + 1, w) if not melds else 99
     for s in range(-1, 9):
-        # an odd count: one more pairs its single, one less leaves its pairs
-        odd[s + 1] = 1 + _from_standard(s, w, melds, total + delta, pairs + (delta > 0), singles - 1)
-        # an even count: one more is a new single, one less breaks a pair into one
-        even[s + 1] = 1 + _from_standard(s, w, melds, total + delta, pairs - (delta < 0), singles + 1)
+        v = s - w if s - w < po else po
+        odd[s + 1] = 1 + (v if v > floor else floor)
+        v = s - w if s - w < pe else pe
+        even[s + 1] = 1 + (v if v > floor else floor)
     p = b
     sp = row
     for k in range(34):  # NUM_KINDS (literal bounds: a C loop)
