@@ -886,7 +886,8 @@ if not cython.compiled:  # shapes.pxd's static C arrays (zeroed: every memo byte
 """``_table_changed_row``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
 group) and the number of melds each group's block was made for; ``_CMEMO``: the same answers by
 (rest class, melds 0..4, entry class), kept for good (each the row byte plus one, 0 unknown);
-``_REST_AT``: each group's block there for its rest (0: none; class 0's block is never used), made with the rest's memo block."""
+``_REST_AT``: each group's block there for its rest (0: none; class 0's block is never used), made
+with the rest's memo block."""
 _CLASSES: list[bytearray] = []
 """[suits, honours]: each entry's class, 1..255 (0: none), set when the entry is made. Entries whose
 bytes read alike as ``_shanten_against`` reads them (1 + partial sets, 5 at most) share one: they
@@ -912,15 +913,15 @@ def _rest_class(key: int) -> int:
     global _REST_COUNT
     if cython.compiled:
         h = (key * 1540483477 >> 15) & 4095  # a multiplier below 2^31: a C literal
-        while _REST_KEYS[h]:
-            if _REST_KEYS[h] == key + 1:
-                return _REST_VALUES[h]
+        while _REST_KEYS[h]:  # noqa: F821 - C arrays (shapes.pxd), here and below
+            if _REST_KEYS[h] == key + 1:  # noqa: F821
+                return _REST_VALUES[h]  # noqa: F821
             h = (h + 1) & 4095
         if _REST_COUNT + 1 >= _REST_CLASSES:
             return 0
         _REST_COUNT += 1
-        _REST_KEYS[h] = key + 1
-        _REST_VALUES[h] = _REST_COUNT
+        _REST_KEYS[h] = key + 1  # noqa: F821
+        _REST_VALUES[h] = _REST_COUNT  # noqa: F821
         return _REST_COUNT
     found = _REST_IDS.get(key)
     if found is not None:
