@@ -22,7 +22,6 @@ from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, plane_into,
                                          recent_into, seen_add, therm_into, twin_of, unseen_into)
 from cnmahjong.envs.core.wall cimport Wall
-from cnmahjong.envs.core.channels import refuse_unless_written_for
 
 WRITTEN_FOR = (
     ("HAND", 4, 1, "THERMOMETER"), ("MELDS", 4, 4, "THERMOMETER"), ("RIVER", 4, 4, "THERMOMETER"),
@@ -37,9 +36,11 @@ order: the twin serves only while ``observation.CHANNELS`` lays out the same, of
 from both by the same ``layout_of``."""
 
 
-refuse_unless_written_for(_obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 27, "cs-v0", "_planes.pyx")
+# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks
+# there; refused at import unless observation.CHANNELS lays out WRITTEN_FOR (before an offset is read)
+_twin = twin_of(_write, ChangshaGame, _obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 27, "cs-v0", __name__)
+planes, planes_into = _twin.planes, _twin.planes_into
 
-cdef int SIZE = _obs.CHANNELS.size * _obs.NUM_KINDS
 cdef int HAND = _obs.CHANNELS.start("HAND"), MELDS = _obs.CHANNELS.start("MELDS")
 cdef int RIVER = _obs.CHANNELS.start("RIVER"), SHOWN = _obs.CHANNELS.start("SHOWN")
 cdef int UNSEEN = _obs.CHANNELS.start("UNSEEN"), KONGS = _obs.CHANNELS.start("KONGS")
@@ -53,15 +54,10 @@ cdef int DECLARED = _obs.CHANNELS.start("DECLARED")
 cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (engine.label_index)
 
 
-# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
-_twin = twin_of(_write, ChangshaGame, SIZE, __name__)
-planes, planes_into = _twin.planes, _twin.planes_into
-
-
 @cython.boundscheck(True)  # the game's lists indexed as lists (typed below), checked: a game's
 @cython.nonecheck(True)  # slots are the caller's to set, a short list or None an error, not a crash
 cdef int _write(object of, int seat, unsigned char* out) except -1:
-    """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
+    """``seat``'s planes into the row's zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef ChangshaGame game = <ChangshaGame> of
     cdef list melded, river_counts, shown, melds, rivers, locked, declared
     cdef Meld m

@@ -156,7 +156,8 @@ cdef class Twin:
 
 
 @cython.locals(twin=Twin)
-cdef Twin twin_of(write_planes write, type game, Py_ssize_t size, str module)
+cdef Twin twin_of(write_planes write, type game, object table, int kinds, tuple written_for, int written_kinds,
+                  str encoder, str module)
 
 
 cdef inline bytes planes_of(write_planes write, object game, int seat, Py_ssize_t size):

@@ -16,6 +16,7 @@ import importlib
 from itertools import product
 from operator import itemgetter
 
+from cnmahjong.envs.core.channels import ChannelTable, refuse_unless_written_for
 from cnmahjong.envs.core.checks import int_arg
 from cnmahjong.envs.core.seats import NUM_SEATS
 
@@ -226,13 +227,18 @@ class Twin:
         return game
 
 
-def twin_of(write: object, game: type, size: int, module: str) -> Twin:
-    """The ``Twin`` of the writer ``write`` for games of class ``game``, rows of ``size`` bytes, made
-    as ``_twin`` of the module named ``module`` (where a pickled twin is found again)."""
+def twin_of(write: object, game: type, table: ChannelTable, kinds: int,
+            written_for: tuple[tuple[str, int, int, str], ...], written_kinds: int, encoder: str, module: str) -> Twin:
+    """The ``Twin`` of the writer ``write`` for games of class ``game``, made as ``_twin`` of the
+    module named ``module`` (where a pickled twin is found again), its rows the ``encoder``'s
+    ``table`` of ``kinds`` a plane: refused first (ImportError, the pure encoder serves) unless that
+    table lays out the groups the writer was ``written_for`` over ``written_kinds``
+    (``channels.refuse_unless_written_for``; called before the module reads any offset)."""
+    refuse_unless_written_for(table, kinds, written_for, written_kinds, encoder, module.rpartition(".")[2] + ".pyx")
     twin = Twin()
     twin.write = write  # C fields (planes.pxd), one by one: a C function pointer is no Python value
     twin.game = game
-    twin.size = size
+    twin.size = table.size * kinds
     twin.module = module
     return twin
 

@@ -21,7 +21,6 @@ from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
-from cnmahjong.envs.core.channels import refuse_unless_written_for
 from cnmahjong.envs.hangzhou.game import DISCARD, PHASES
 from cnmahjong.envs.hangzhou.patterns import WHITE as _WHITE
 
@@ -38,11 +37,13 @@ WRITTEN_FOR = (
 order: the twin serves only while ``observation.CHANNELS`` lays out the same, offsets computed
 from both by the same ``layout_of``."""
 
-refuse_unless_written_for(_obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 34, "hz-v0", "_planes.pyx")
+# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks
+# there; refused at import unless observation.CHANNELS lays out WRITTEN_FOR (before an offset is read)
+_twin = twin_of(_write, HangzhouGame, _obs.CHANNELS, _obs.NUM_KINDS, WRITTEN_FOR, 34, "hz-v0", __name__)
+planes, planes_into = _twin.planes, _twin.planes_into
 
 cdef enum:
     N = 34  # kinds a plane (checked against observation.NUM_KINDS above)
-cdef int SIZE = _obs.CHANNELS.size * N
 cdef int HAND = _obs.HAND, MELDS = _obs.MELDS, RIVER = _obs.RIVER, UNSEEN = _obs.UNSEEN, KONGS = _obs.KONGS
 cdef int HIDDEN_KONGS = _obs.HIDDEN_KONGS, RECENT_DISCARDS = _obs.RECENT_DISCARDS, RECENT = _obs.RECENT
 cdef int DRAWN = _obs.DRAWN, INDICATOR = _obs.INDICATOR, WHITE_PLAYS = _obs.WHITE_PLAYS, SHIPENG = _obs.SHIPENG
@@ -53,15 +54,10 @@ cdef tuple PHASE_LABELS = tuple(PHASES)  # a phase's plane: its index here (engi
 cdef object DISCARD_PHASE = DISCARD
 
 
-# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
-_twin = twin_of(_write, HangzhouGame, SIZE, __name__)
-planes, planes_into = _twin.planes, _twin.planes_into
-
-
 @cython.boundscheck(True)  # the game's lists indexed as lists (typed below), checked: a game's
 @cython.nonecheck(True)  # slots are the caller's to set, a short list or None an error, not a crash
 cdef int _write(object of, int seat, unsigned char* out) except -1:
-    """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
+    """``seat``'s planes into the row's zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef HangzhouGame game = <HangzhouGame> of
     cdef list melds, river_counts, rivers, piao, claims
     cdef ClaimWindow window

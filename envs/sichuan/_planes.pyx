@@ -20,7 +20,6 @@ from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
-from cnmahjong.envs.core.channels import refuse_unless_written_for
 from cnmahjong.envs.sichuan.actions import SWAP as _SWAP_ACTION
 from cnmahjong.envs.sichuan.game import DISCARD, PHASES, SWAP
 
@@ -38,11 +37,13 @@ WRITTEN_FOR = (
 order: the twin serves only while ``observation.CHANNELS`` lays out the same, offsets computed
 from both by the same ``layout_of``."""
 
-refuse_unless_written_for(_obs.CHANNELS, _obs.KINDS, WRITTEN_FOR, 27, "sc-v0", "_planes.pyx")
+# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks
+# there; refused at import unless observation.CHANNELS lays out WRITTEN_FOR (before an offset is read)
+_twin = twin_of(_write, SichuanGame, _obs.CHANNELS, _obs.KINDS, WRITTEN_FOR, 27, "sc-v0", __name__)
+planes, planes_into = _twin.planes, _twin.planes_into
 
 cdef enum:
     N = 27  # kinds a plane (checked against observation.KINDS above)
-cdef int SIZE = _obs.CHANNELS.size * N
 cdef int HAND = _obs.HAND, DRAWN = _obs.DRAWN, PASSED = _obs.PASSED, RECEIVED = _obs.RECEIVED
 cdef int DIRECTION = _obs.DIRECTION, PICKS = _obs.PICKS, VOID = _obs.VOID, MELDS = _obs.MELDS, KONGS = _obs.KONGS
 cdef int HIDDEN_KONGS = _obs.HIDDEN_KONGS, RIVER = _obs.RIVER, RECENT_DISCARDS = _obs.RECENT_DISCARDS
@@ -55,11 +56,6 @@ cdef tuple DIRECTION_LABELS = tuple(_obs.DIRECTION_LABELS)
 cdef dict OUT_INDEX = {k: i for i, k in enumerate(_obs.OUT_LABELS)}
 cdef int OUT_IN = OUT_INDEX["in"]  # a seat still playing: its index read once here
 cdef object UNKNOWN = _obs.UNKNOWN, DISCARD_PHASE = DISCARD, SWAP_KIND = SWAP
-
-
-# planes(game, seat) and planes_into(game, seat, buf, offset): the Twin's (envs/core/planes), its checks there
-_twin = twin_of(_write, SichuanGame, SIZE, __name__)
-planes, planes_into = _twin.planes, _twin.planes_into
 
 
 cdef int _therm_of(list tiles, int minus, unsigned char* out, int channel, int levels) except -1:
@@ -86,7 +82,7 @@ cdef unsigned char _money(object amount, object base) except? 0:
 @cython.boundscheck(True)  # the game's lists indexed as lists (typed below), checked: a game's
 @cython.nonecheck(True)  # slots are the caller's to set, a short list or None an error, not a crash
 cdef int _write(object of, int seat, unsigned char* out) except -1:
-    """``seat``'s planes into the ``SIZE`` zero bytes at ``out`` (``of`` checked by the Twin)."""
+    """``seat``'s planes into the row's zero bytes at ``out`` (``of`` checked by the Twin)."""
     cdef SichuanGame game = <SichuanGame> of
     cdef list melds, rivers, payments, river, received, wins, ledger, voids
     cdef Window window
