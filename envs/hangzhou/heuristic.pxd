@@ -3,10 +3,14 @@
 # natural counts; the ``.py`` keeps the plain imports, which the pure package runs.
 from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.core.seat_facts cimport SeatFacts
-from cnmahjong.envs.core.shapes cimport count_bytes, counts_for, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes cimport count_bytes, counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles cimport counts_copy, melds_of
 from cnmahjong.envs.core.wild cimport shanten, shanten_after_discard, shanten_after_draw_row
-from cnmahjong.envs.hangzhou.patterns cimport natural
+from cnmahjong.envs.hangzhou.patterns cimport natural, natural_kind
+
+# the action ids compared (C ints) and the discard scores' start
+cdef int _HU, _PASS, _PENG, _GANG_CLAIM, _GANG_SELF, _CHI_LOW, _CHI_HIGH
+cdef list _NINES
 
 # the facts the player reads (an extension type: each asked with a C call)
 cdef class _Facts(SeatFacts):

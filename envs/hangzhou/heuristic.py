@@ -23,12 +23,20 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 
 from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import SeatFacts
-from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, lowest_of, new_row
+from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles import NUM_KINDS, counts_copy, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
 from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_kind
+
+
+_HU, _PASS, _PENG, _GANG_CLAIM, _GANG_SELF = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF
+_CHI_LOW, _CHI_HIGH = A.CHI_LOW, A.CHI_HIGH
+"""The action ids the player compares, as module constants (C ints compiled: heuristic.pxd), where
+``A.HU`` would be a module attribute looked up at each read."""
+_NINES = [9] * NUM_KINDS
+"""``_discard_scores``' start: 9 for each kind (copied, not built by a list repeat a call)."""
 
 
 def wild_shanten(hand: list[int], indicator: int, melds: int) -> int:
@@ -55,7 +63,7 @@ def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     white_tile = WHITE  # a C int (see improving)
     held = count_bytes(hand)  # a game's bytearray as it is, its 34 kinds checked (wild._tally, above)
     hp = held  # read through a C pointer: no Python int per kind
-    out = [9] * NUM_KINDS
+    out = _NINES[:]
     for t in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
         if hp[t]:
             if t == indicator:
@@ -102,27 +110,32 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 
 
 @cython.locals(best_t=cython.int, most=cython.int, plain=cython.int, p=cython.int, x=cython.int, t=cython.int,
-               best=cython.int, left=list, work=bytearray, phase=str)
+               a=cython.int, k=cython.int, n=cython.int, best=cython.int, left=list, work=bytearray, phase=str,
+               tied=list)
 def _decide(facts: _Facts, legal: list[int]) -> int:
-    if offered(legal, A.HU):  # a C loop over the list (``in`` compares objects)
-        return A.HU
+    if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
+        return _HU
     hand = facts.hand()
     k = facts.indicator()
     n = melds_of(hand)
     phase = facts.phase()
     if phase == "claim":
         return _claim(facts, legal, hand, k, n)
-    chi_low, gang_self, hu = A.CHI_LOW, A.GANG_SELF, A.HU  # read once: a module attribute is a lookup a read
-    discards = [a for a in legal if a < chi_low]
     left = _discard_scores(hand, k, n)
-    best = lowest_of(left, discards)
+    best = 9  # the lowest shanten a legal discard leaves (the discards: the ids below CHI_LOW)
+    for a in legal:  # loops over C ints compiled (a comprehension's variable would be an object)
+        if a < _CHI_LOW and left[a] < best:
+            best = left[a]
     for a in legal:
-        if gang_self <= a < hu:  # own kong: kept when the hand is no worse without the tiles
-            t = a - gang_self
+        if _GANG_SELF <= a < _HU:  # own kong: kept when the hand is no worse without the tiles
+            t = a - _GANG_SELF
             after = after_removing(hand, *([t] * (4 if hand[t] == 4 else 1)))
             if wild_shanten(after, k, n + (hand[t] == 4)) <= best:
                 return a
-    tied = [t for t in discards if left[t] == best]
+    tied = []
+    for a in legal:
+        if a < _CHI_LOW and left[a] == best:
+            tied.append(a)
     if len(tied) == 1:
         return tied[0]
     unseen = facts.unseen()
@@ -164,20 +177,21 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | by
     return total
 
 
+@cython.locals(a=cython.int, base=cython.int, best=cython.int, choice=cython.int, s=cython.int, t=cython.int)
 def _claim(facts: _Facts, legal: list[int], hand: list[int], k: int, n: int) -> int:
-    t = facts.claim()
-    if t is None:
-        return A.PASS
+    claimed = facts.claim()
+    if claimed is None:
+        return _PASS
+    t = claimed
     base = wild_shanten(hand, k, n)
-    if offered(legal, A.GANG_CLAIM) and wild_shanten(after_removing(hand, t, t, t), k, n + 1) <= base:
-        return A.GANG_CLAIM
-    best, choice = base, A.PASS
-    runs = {a: (x, y) for a, x, y in chi_runs(k)[t]}
-    peng, chis = A.PENG, A.CHI_ACTIONS  # read once: a module attribute is a lookup a read
-    for a in legal:
-        if a == peng:
+    if offered(legal, _GANG_CLAIM) and wild_shanten(after_removing(hand, t, t, t), k, n + 1) <= base:
+        return _GANG_CLAIM
+    best, choice = base, _PASS
+    runs = {r: (x, y) for r, x, y in chi_runs(k)[t]}
+    for a in legal:  # C ints compiled: no object compared
+        if a == _PENG:
             used = (t, t)
-        elif a in chis:
+        elif _CHI_LOW <= a <= _CHI_HIGH:  # CHI_ACTIONS (consecutive ids)
             used = runs[a]
         else:
             continue

@@ -3,6 +3,7 @@
 cimport cython
 from cnmahjong.envs.core.wild cimport complete, sets_need
 
+cpdef int natural_kind(int t, int indicator)
 @cython.locals(b=bytearray, w=int, k=int, p="const unsigned char *", buf="unsigned char[34]")
 cpdef tuple natural(counts, int indicator)
 @cython.locals(w=int)
