@@ -36,8 +36,8 @@ cpdef list standard_shanten_honours_after_discard(c, int melds=*)
                around=cython.int,
                a0=cython.int, a1=cython.int, a2=cython.int, a3=cython.int, p="const unsigned char *",
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
-               work="unsigned char[60]", memo="unsigned char *", out="unsigned char *", n=cython.int,
-               same=cython.bint, c=cython.int, v=cython.int, classes="unsigned char *", cmemo="unsigned char *",
+               work="unsigned char *", memo="unsigned char *", out="unsigned char *", n=cython.int,
+               same=cython.bint, changed=cython.int, redo=cython.int, c=cython.int, v=cython.int, classes="unsigned char *", cmemo="unsigned char *",
                key=cython.longlong)
 cpdef int _table_changed_row(b, int melds, int delta, bytearray row) except -1
 # _table_changed_row's memo, kept from call to call (shapes.py: _MEMO)
@@ -46,6 +46,9 @@ cdef unsigned char _MEMO_REST[40]
 cdef int _MEMO_MELDS[4]
 cdef unsigned char _CMEMO[1310720]  # _REST_CLASSES * 5 * 256 (shapes.py)
 cdef int _REST_AT[4]
+cdef unsigned char _WORK[60]  # the last call's convolutions, of the entries at _WORK_AT (shapes.py)
+cdef int _WORK_AT[4]
+cdef int _WORK_GROUPS
 cdef long long _REST_KEYS[4096]  # _rest_class's C hash table (shapes.py)
 cdef short _REST_VALUES[4096]
 cdef int _REST_COUNT

@@ -883,11 +883,16 @@ if not cython.compiled:  # shapes.pxd's static C arrays (zeroed: every memo byte
     _MEMO_MELDS = [0] * 4
     _CMEMO = bytearray(_REST_CLASSES * 5 * 256)
     _REST_AT = [0] * 4
+    _WORK = bytearray(60)
+    _WORK_AT = [0] * 4
+_WORK_GROUPS = 0
 """``_table_changed_row``'s memo of ``_shanten_against`` (50 bytes a group), the rest (10 bytes a
 group) and the number of melds each group's block was made for; ``_CMEMO``: the same answers by
 (rest class, melds 0..4, entry class), kept for good (each the row byte plus one, 0 unknown);
 ``_REST_AT``: each group's block there for its rest (0: none; class 0's block is never used), made
-with the rest's memo block."""
+with the rest's memo block. ``_WORK``: the last call's convolutions (group g's rest at ``10 g``; for
+four groups the pairs 0+1 and 2+3 at 40, 50) of the entries at ``_WORK_AT``, for ``_WORK_GROUPS``
+groups (0: none yet)."""
 _CLASSES: list[bytearray] = []
 """[suits, honours]: each entry's class, 1..255 (0: none), set when the entry is made. Entries whose
 bytes read alike as ``_shanten_against`` reads them (1 + partial sets, 5 at most) share one: they
@@ -1220,37 +1225,63 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
     and its after-discard row before them, meet that suit's rest again and again. A changed entry
     whose class (``_CLASSES``) has met the rest's class (``_REST_IDS``) with these melds before is
     answered from ``_CMEMO`` without reading its bytes (most are, once a few hands are played).
-    The values go into ``row`` as a row (``row_values``: each plus one). Its C types, the ``work``
-    C array among them, are in shapes.pxd (the memo's too)."""
+    ``work`` is ``_WORK``, kept too: a convolution none of whose entries changed since the last
+    call is not made again (the tied discards of one group leave the other groups' pair as it was).
+    The values go into ``row`` as a row (``row_values``: each plus one). Its C types are in
+    shapes.pxd (the memo's too)."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
     groups = 4 if len(b) > NUM_KINDS else 3
     a0 = _entry(b, 0, 9, suits)
     a1 = _entry(b, 9, 9, suits)
     a2 = _entry(b, 18, 9, suits)
-    if not cython.compiled:  # shapes.pxd's C array, as a bytearray
-        work = bytearray(60)
-    else:  # every byte of work read below is written first; zeroed all the same
-        for x in range(60):
-            work[x] = 0
+    global _WORK_GROUPS
+    work = _WORK  # the last call's convolutions: only those of a changed entry are made again
     memo = _MEMO  # 0 is unknown (_shanten_against), one 50-byte block a group
     cmemo = _CMEMO  # by rest class, melds and entry class: 0 unknown, kept for good
     a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
     sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
     hp = honours
+    # changed: bit g set when group g's entry is not the last call's (all, the first time or for
+    # another number of groups); redo: bit g when group g's rest is made again
+    changed = 15
+    if groups == _WORK_GROUPS:
+        changed = ((a0 != _WORK_AT[0]) | (a1 != _WORK_AT[1]) << 1 | (a2 != _WORK_AT[2]) << 2
+                   | (a3 != _WORK_AT[3]) << 3)
+    redo = 0
     if groups == 3:
-        _convolve(sp, a1, sp, a2, work, 0)
-        _convolve(sp, a0, sp, a2, work, 10)
-        _convolve(sp, a0, sp, a1, work, 20)
+        if changed & 6:
+            _convolve(sp, a1, sp, a2, work, 0)
+            redo |= 1
+        if changed & 5:
+            _convolve(sp, a0, sp, a2, work, 10)
+            redo |= 2
+        if changed & 3:
+            _convolve(sp, a0, sp, a1, work, 20)
+            redo |= 4
     else:
-        _convolve(sp, a0, sp, a1, work, 40)
-        _convolve(sp, a2, hp, a3, work, 50)
-        _convolve(sp, a1, work, 50, work, 0)
-        _convolve(sp, a0, work, 50, work, 10)
-        _convolve(work, 40, hp, a3, work, 20)
-        _convolve(work, 40, sp, a2, work, 30)
+        if changed & 3:
+            _convolve(sp, a0, sp, a1, work, 40)
+        if changed & 12:
+            _convolve(sp, a2, hp, a3, work, 50)
+        if changed & 14:
+            _convolve(sp, a1, work, 50, work, 0)
+            redo |= 1
+        if changed & 13:
+            _convolve(sp, a0, work, 50, work, 10)
+            redo |= 2
+        if changed & 11:
+            _convolve(work, 40, hp, a3, work, 20)
+            redo |= 4
+        if changed & 7:
+            _convolve(work, 40, sp, a2, work, 30)
+            redo |= 8
+    _WORK_GROUPS = groups
+    _WORK_AT[0], _WORK_AT[1], _WORK_AT[2], _WORK_AT[3] = a0, a1, a2, a3
     for g in range(groups):  # a block made for another rest or number of melds is forgotten
         same = _MEMO_MELDS[g] == melds
+        if same and not redo >> g & 1:  # the rest is the last call's, for which its block was kept
+            continue
         key = 0
         for x in range(10 * g, 10 * g + 10):
             if _MEMO_REST[x] != work[x]:
