@@ -79,10 +79,14 @@ def _claims_arg(claims: object) -> list[list[int]]:
         raise ValueError(f"claims must be 4 rows (claims[a][b]: claims seat a made on seat b), got {len(rows)}")
     out = []
     for a, row in enumerate(rows):
-        row = sequence_arg(row, f"claims[{a}]")
+        if type(row) is not list:
+            row = sequence_arg(row, f"claims[{a}]")
         if len(row) != 4:
             raise ValueError(f"claims[{a}] must hold 4 counts, got {len(row)}")
-        out.append([int_arg(v, f"claims[{a}][{b}]", low=0) for b, v in enumerate(row)])
+        # a count that is a plain int of 0 or more is kept as it is; any other is checked (and
+        # converted) with its name, which is only written out then (a game's win asks this once)
+        out.append([v if type(v) is int and v >= 0 else int_arg(v, f"claims[{a}][{b}]", low=0)
+                    for b, v in enumerate(row)])
         if out[a][a]:
             raise ValueError(f"claims[{a}][{a}]={out[a][a]}: nobody claims his own discard")
     return out
