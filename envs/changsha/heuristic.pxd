@@ -2,7 +2,7 @@
 # questions, one per candidate discard, reach the shape tables without a Python call between.
 from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.core.seat_facts cimport SeatFacts
-from cnmahjong.envs.changsha.patterns cimport shanten_after_discard, shanten_changed_row
+from cnmahjong.envs.changsha.patterns cimport shanten, shanten_after_discard, shanten_changed_row
 from cnmahjong.envs.core.shapes cimport counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles cimport counts_copy, melds_of
 

@@ -120,15 +120,19 @@ def waits(concealed: str | Iterable[int], melds: Iterable[Meld | Sequence[int] |
     return set(mask_kinds(wait_mask(c, melded, len(ms))))
 
 
+@cython.locals(best=cython.int, s=cython.int)
 def shanten(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
     """Shanten (向听数) over the three §2 shapes: 0 = ready, -1 = complete.
 
     ``c``: concealed counts (13 or 14 tiles counting 3 per meld); ``melded``:
-    counts of tiles in melds; false 将 allowed, as in ``waits``.
+    counts of tiles in melds; false 将 allowed, as in ``waits``. Compiled, a C call from the greedy
+    player, and its shapes' shanten C calls too (patterns.pxd).
     """
     best = standard_shanten(c, num_melds)
     if num_melds == 0:
-        best = min(best, seven_pairs_shanten(c))
+        s = seven_pairs_shanten(c)
+        if s < best:
+            best = s
     if _all_jiang(melded):
         n = sum(c)
         non_jiang = n - (c[1] + c[4] + c[7] + c[10] + c[13] + c[16] + c[19] + c[22] + c[25])

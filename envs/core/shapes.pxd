@@ -29,6 +29,8 @@ cdef char _ZERO_ROW[34]  # new_row's bytes (a static C array: zero)
 cpdef int lowest_held(list values, counts) except? -99
 cpdef int lowest_of(list values, list kinds) except? -99
 cpdef int standard_shanten_honours(c, int melds=*) except? -99
+cpdef int standard_shanten(c, int melds=*) except? -99
+cpdef int seven_pairs_shanten(c) except? -99
 cpdef list standard_shanten_honours_after_draw(c, int melds=*)
 cpdef list standard_shanten_honours_after_discard(c, int melds=*)
 @cython.locals(groups=cython.int, g=cython.int, r=cython.int, lo=cython.int, width=cython.int, x=cython.int,

@@ -745,7 +745,10 @@ def seven_pairs_shanten(c: Sequence[int]) -> int:
         for k in range(len(c)):
             pairs += p[k] >> 1
         return 6 - (pairs if pairs < 7 else 7)
-    return 6 - min(7, sum(x // 2 for x in c))
+    pairs = 0
+    for x in c:  # a loop (a generator would be a closure, which a cpdef function may not hold)
+        pairs += x // 2
+    return 6 - (pairs if pairs < 7 else 7)
 
 
 # ------------------------------------------------------ honours (Hangzhou)
