@@ -30,7 +30,6 @@ from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
 from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_kind
 
-
 _HU, _PASS, _PENG, _GANG_CLAIM, _GANG_SELF = A.HU, A.PASS, A.PENG, A.GANG_CLAIM, A.GANG_SELF
 _CHI_LOW, _CHI_HIGH = A.CHI_LOW, A.CHI_HIGH
 """The action ids the player compares, as module constants (C ints compiled: heuristic.pxd), where
