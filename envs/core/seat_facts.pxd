@@ -4,6 +4,7 @@
 # call, not an attribute lookup and an interpreted call; the game's slots are read as C struct members.
 from cnmahjong.envs.core.engine cimport TableGame
 from cnmahjong.envs.core.tiles cimport counts_copy
+from cnmahjong.envs.core.worlds cimport unseen_row
 
 
 cdef class SeatFacts:

@@ -194,6 +194,7 @@ _UNSEEN_HOOKS: dict[type, tuple[Any, Any]] = {}
 class's whole hierarchy each time."""
 
 
+@cython.cfunc
 def _unseen_hooks(cls: type) -> tuple[Any, Any]:
     found = _UNSEEN_HOOKS.get(cls)
     if found is None:
@@ -227,7 +228,7 @@ def _count_row(p: bytearray, kinds: int, row: Any) -> int:
     return 0
 
 
-@cython.locals(s=cython.int, seat=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
+@cython.locals(s=cython.int, k=cython.int, kinds=cython.int, copies=cython.int,
                p=cython.p_uchar, counted=list, m=Meld, melds=list)
 def unseen_row(game: Any, seat: int) -> bytearray:
     """``unseen_counts`` as a ``bytearray`` (what the greedy players' 进张 loops read through a C
