@@ -4,7 +4,7 @@
 from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.core.seat_facts cimport SeatFacts
 from cnmahjong.envs.core.shapes cimport count_bytes, counts_for, lowest_held, new_row
-from cnmahjong.envs.core.tiles cimport counts_copy, melds_of
+from cnmahjong.envs.core.tiles cimport melds_of
 from cnmahjong.envs.core.wild cimport shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou.patterns cimport natural, natural_kind
 
@@ -25,4 +25,5 @@ cpdef list _discard_scores(hand, int indicator, int melds)
 cpdef int _best_discard(hand, int indicator, int melds) except? -99
 cdef int _decide(_Facts facts, legal) except? -1
 cpdef int improving(rest, int k, int n, int best, unseen) except? -1
+cdef int _improving_natural(b, int w, int k, int n, int best, unseen) except? -1
 cdef int _claim(_Facts facts, legal, hand, int k, int n) except? -1

@@ -24,7 +24,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import SeatFacts
 from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, new_row
-from cnmahjong.envs.core.tiles import NUM_KINDS, counts_copy, melds_of
+from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
 from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
@@ -109,8 +109,8 @@ def heuristic_on_game(game: Any, seat: int, legal: list[int]) -> int:
 
 
 @cython.locals(best_t=cython.int, most=cython.int, plain=cython.int, p=cython.int, x=cython.int, t=cython.int,
-               a=cython.int, k=cython.int, n=cython.int, best=cython.int, left=list, work=bytearray, phase=str,
-               tied=list)
+               a=cython.int, k=cython.int, n=cython.int, w=cython.int, nt=cython.int, best=cython.int, left=list,
+               work=bytearray, phase=str, tied=list)
 def _decide(facts: _Facts, legal: list[int]) -> int:
     if offered(legal, _HU):  # a C loop over the list (``in`` compares objects)
         return _HU
@@ -139,26 +139,38 @@ def _decide(facts: _Facts, legal: list[int]) -> int:
         return tied[0]
     unseen = facts.unseen()
     best_t, most, plain = -1, -1, -1
-    work = counts_copy(hand)  # each tied discard taken out of one copy and put back (its bytes C bytes)
+    b, w = natural(hand, k)
+    work = bytearray(b)  # the hand's natural counts: each tied discard taken out and put back
     for t in tied:  # the highest (not the 财神, 进张, kind): a loop, no key tuples (compiled, C ints)
         p = 1 if t != k else 0
         if p < plain:  # a tile other than the 财神 is tied: the 财神's 进张 cannot matter
             continue
-        work[t] -= 1
-        x = improving(work, k, n, best, unseen)
-        work[t] += 1
+        if t == k:  # a 财神 discarded: a wildcard less
+            x = _improving_natural(work, w - 1, k, n, best, unseen)
+        else:  # a natural tile of the kind it plays (a 白板 the indicator's) less
+            nt = natural_kind(t, k)
+            work[nt] -= 1
+            x = _improving_natural(work, w, k, n, best, unseen)
+            work[nt] += 1
         if p > plain or x > most or x == most and t > best_t:
             best_t, most, plain = t, x, p
     return best_t
 
 
-@cython.locals(u=cython.int, c=cython.int, s=cython.int, total=cython.int,
-               with_wild=cython.int, white=cython.int, white_tile=cython.int, a=cython.p_uchar, up=cython.p_uchar)
 def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | bytearray) -> int:
     """进张: unseen copies of the physical kinds whose draw would lower the shanten of ``rest`` below
     ``best``. One pass over the natural kinds (``wild.shanten_after_draw_row``): a drawn 财神 adds a
     wildcard, a drawn 白板 the indicator's natural kind, any other tile its own."""
     b, w = natural(rest, k)
+    return _improving_natural(b, w, k, n, best, unseen)
+
+
+@cython.locals(u=cython.int, c=cython.int, s=cython.int, total=cython.int,
+               with_wild=cython.int, white=cython.int, white_tile=cython.int, a=cython.p_uchar, up=cython.p_uchar)
+def _improving_natural(b: bytes | bytearray, w: int, k: int, n: int, best: int,
+                       unseen: list[int] | bytearray) -> int:
+    """``improving`` of the hand whose natural counts are ``b`` with ``w`` 财神 (``natural``'s): the
+    greedy player's tied discards take each one out of its hand's natural counts, made once."""
     after = new_row(NUM_KINDS)  # the shanten after each natural draw, plus one (``shapes.row_values``)
     with_wild = shanten_after_draw_row(b, w, n, after)
     a = after
