@@ -12,6 +12,7 @@ cpdef int pairs_need(b) except? -1
 # the greedy players' shanten questions: C calls from their compiled modules (their .pxd cimports)
 cpdef int shanten(b, int w, int melds=*) except? -99
 cpdef list shanten_after_discard(b, int w, int melds=*)
+cpdef int shanten_after_discard_row(b, int w, int melds, bytearray row) except -1
 cpdef list shanten_after_draw(b, int w, int melds=*)
 cpdef tuple shanten_after_draw_and_wild(b, int w, int melds=*)
 cpdef int shanten_after_draw_row(b, int w, int melds, bytearray row) except? -99

@@ -427,15 +427,21 @@ def shanten(b: bytes, w: int, melds: int = 0) -> int:
     return _from_standard(standard_shanten_honours(b, melds), w, melds, total, pairs, singles)
 
 
-@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int)  # the arguments' C types: wild.pxd
 def shanten_after_discard(b: bytes, w: int, melds: int = 0) -> list[int]:
     """``shanten`` of ``b`` less one natural tile of each kind (34 values; 9 for kinds not held):
     what each discard of a natural tile leaves, in one pass (the greedy players' discard scores)."""
-    total, pairs, singles = _tally(b)
     row = new_row(34)  # NUM_KINDS
+    shanten_after_discard_row(b, w, melds, row)
+    return row_values(row, 34)
+
+
+@cython.locals(pairs=cython.int, singles=cython.int, total=cython.int)  # the arguments' C types: wild.pxd
+def shanten_after_discard_row(b: bytes, w: int, melds: int, row: bytearray) -> None:
+    """``shanten_after_discard(b, w, melds)`` written into ``row`` as a row (``shapes.row_values``:
+    each value plus one, 34 bytes), which the greedy player reads through a C pointer."""
+    total, pairs, singles = _tally(b)
     standard_shanten_honours_changed_row(b, melds, -1, row)
     _from_standards(b, row, w, melds, -1, total, pairs, singles)
-    return row_values(row, 34)
 
 
 def shanten_after_draw(b: bytes, w: int, melds: int = 0) -> list[int]:

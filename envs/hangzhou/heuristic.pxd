@@ -5,7 +5,7 @@ from cnmahjong.envs.core.engine cimport offered
 from cnmahjong.envs.core.seat_facts cimport SeatFacts
 from cnmahjong.envs.core.shapes cimport count_bytes, counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles cimport melds_of
-from cnmahjong.envs.core.wild cimport shanten, shanten_after_discard, shanten_after_draw_row
+from cnmahjong.envs.core.wild cimport shanten, shanten_after_discard_row, shanten_after_draw_row
 from cnmahjong.envs.hangzhou.patterns cimport natural, natural_kind
 
 # the action ids compared (C ints) and the discard scores' start

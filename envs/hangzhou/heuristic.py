@@ -25,7 +25,7 @@ from cnmahjong.envs.core.engine import offered
 from cnmahjong.envs.core.seat_facts import SeatFacts
 from cnmahjong.envs.core.shapes import count_bytes, counts_for, lowest_held, new_row
 from cnmahjong.envs.core.tiles import NUM_KINDS, melds_of
-from cnmahjong.envs.core.wild import shanten, shanten_after_discard, shanten_after_draw_row
+from cnmahjong.envs.core.wild import shanten, shanten_after_discard_row, shanten_after_draw_row
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.observation import CHANNELS, decode_claim, decode_indicator
 from cnmahjong.envs.hangzhou.patterns import WHITE, chi_runs, natural, natural_kind
@@ -51,13 +51,15 @@ def after_removing(hand: list[int], *removed: int) -> list[int]:
 
 
 @cython.locals(t=cython.int, w=cython.int, white=cython.int,
-               white_tile=cython.int, left=list, out=list, hp=cython.p_uchar)
+               white_tile=cython.int, out=list, hp=cython.p_uchar, lp=cython.p_uchar)
 def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     """``wild_shanten`` of the hand less one tile of each physical kind it holds (9 for a kind
-    not held), in one pass over the natural kinds (``wild.shanten_after_discard``): a discarded
+    not held), in one pass over the natural kinds (``wild.shanten_after_discard_row``): a discarded
     财神 is a wildcard less, a discarded 白板 the indicator's natural kind, any other tile its own."""
     b, w = natural(hand, indicator)
-    left = shanten_after_discard(b, w, melds)
+    left = new_row(NUM_KINDS)  # each natural discard's shanten plus one, read through a C pointer
+    shanten_after_discard_row(b, w, melds, left)
+    lp = left
     white = natural_kind(WHITE, indicator)
     white_tile = WHITE  # a C int (see improving)
     held = count_bytes(hand)  # a game's bytearray as it is, its 34 kinds checked (wild._tally, above)
@@ -68,7 +70,7 @@ def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
             if t == indicator:
                 out[t] = shanten(b, w - 1, melds)
             else:
-                out[t] = left[white if t == white_tile else t]
+                out[t] = lp[white if t == white_tile else t] - 1
     return out
 
 
