@@ -54,7 +54,7 @@ cdef int _WORK_GROUPS
 cdef long long _REST_KEYS[4096]  # _rest_class's C hash table (shapes.py)
 cdef short _REST_VALUES[4096]
 cdef int _REST_COUNT
-cdef dict _REST_IDS, _CLASS_IDS  # typed: their .get is a C dict lookup
+cdef dict _CLASS_IDS  # typed: its .get is a C dict lookup (_REST_IDS is the pure path's only)
 @cython.locals(total=cython.int, rest=cython.int, r=cython.int, pair=cython.int, whole=cython.int, x=cython.int,
                c="int[11]", d="int[11]")
 cpdef int _suit_whole(int index) except -1

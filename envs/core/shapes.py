@@ -979,7 +979,7 @@ def _fill(table: bytearray, index: int, width: int) -> None:
     for head in (0, 1):
         for sets in range(MAX_SETS + 1):
             table[at + 5 * head + sets] = max((t + 1 for m, t, p in blocks if p == head and m >= sets), default=0)
-    _tables()[0]  # noqa: B018 - the class arrays made
+    _tables()  # the class arrays made
     _CLASSES[1][index] = _class_of(table, at)
 
 
@@ -1023,7 +1023,7 @@ def _fill_suit(table: bytearray, index: int) -> None:
                     if v and v + dt > acc[5 * head + sets]:
                         acc[5 * head + sets] = v + dt
     table[index * _VEC: index * _VEC + _VEC] = acc
-    _tables()[0]  # noqa: B018 - the class arrays made
+    _tables()  # the class arrays made
     _CLASSES[0][index] = _class_of(acc, 0)
 
 
