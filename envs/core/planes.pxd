@@ -127,6 +127,18 @@ cdef inline int kind_of(object t, int n) except -1:
 cdef int bad_kind(object t, int n) except -1
 
 
+cdef inline int wall_into(unsigned char* out, int channel, int remaining, int top, int n) except -1:
+    """The WALL plane: the tiles left in the wall (0..``top``, the most the ruleset's wall and a
+    byte hold) in each of its bytes; anything else an error (``bad_wall``, raised out of line)."""
+    if 0 <= remaining <= top:
+        plane_into(out, channel, <unsigned char> remaining, n)
+        return 0
+    return bad_wall(remaining, top)
+
+
+cdef int bad_wall(int remaining, int top) except -1
+
+
 cdef inline unsigned char* row_at(bytearray buf, Py_ssize_t offset, Py_ssize_t size) except NULL:
     """The ``size`` bytes of ``buf`` from ``offset`` (a batch's observation row), zeroed; an error
     before anything is written where they do not fit."""

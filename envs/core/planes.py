@@ -196,6 +196,11 @@ def bad_kind(t: object, n: int) -> int:
     raise ValueError(f"tile kind {t!r} outside 0..{n - 1}")
 
 
+def bad_wall(remaining: int, top: int) -> int:
+    """The error of a twin's ``wall_into`` (planes.pxd) for a wall count outside 0..top."""
+    raise ValueError(f"wall of {remaining} tiles: outside 0..{top}")
+
+
 class Twin:
     """A ruleset's compiled planes writer (its ``_planes.pyx``'s ``_write``, a C function, planes.pxd)
     as the two entry points its encoder calls: ``planes(game, seat)``, the observation as bytes, and

@@ -17,7 +17,7 @@ from libc.string cimport memset
 from cnmahjong.envs.core.engine cimport ClaimWindow, label_index
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of,
                                          melds_into, plane_into, recent_into, seen_add, therm_into, twin_of,
-                                         unseen_into)
+                                         unseen_into, wall_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou import observation as _obs
 from cnmahjong.envs.hangzhou.game cimport HangzhouGame  # its slots read as C fields (game.pxd)
@@ -122,10 +122,7 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
         raise ValueError(f"streak {streak}: the STREAK planes hold 1..3")
     plane_into(out, STREAK + streak - 1, 1, N)
     wall = game.wall
-    n = wall.remaining
-    if not 0 <= n <= 136:
-        raise ValueError(f"wall of {n} tiles: outside 0..136")
-    plane_into(out, WALL, <unsigned char> n, N)
+    wall_into(out, WALL, wall.remaining, 136, N)
     plane_into(out, PHASE + label_index(phase, PHASE_LABELS), 1, N)
     if own_turn and game._ready_before:
         plane_into(out, READY, 1, N)

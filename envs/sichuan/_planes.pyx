@@ -16,7 +16,7 @@ from libc.string cimport memset
 from cnmahjong.envs.core.engine cimport ClaimWindow, Window, label_index
 from cnmahjong.envs.core.planes cimport (count_bytes, kind_of, kinds_into, level_into, level_of,
                                          melds_into, plane_into, recent_into, therm_add, therm_into,
-                                         twin_of)
+                                         twin_of, wall_into)
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan import observation as _obs
 from cnmahjong.envs.sichuan.game cimport SichuanGame  # its slots read as C fields (game.pxd)
@@ -166,9 +166,6 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     plane_into(out, ACTOR + (actor - seat) % 4, 1, N)
     plane_into(out, DEALER + (<int> game.dealer - seat) % 4, 1, N)
     wall = game.wall
-    n = wall.remaining
-    if not 0 <= n <= 255:
-        raise ValueError(f"wall of {n} tiles: outside 0..255")
-    plane_into(out, WALL, <unsigned char> n, N)
+    wall_into(out, WALL, wall.remaining, 255, N)
     plane_into(out, PHASE + label_index(phase, PHASE_LABELS), 1, N)
     return 0
