@@ -22,6 +22,7 @@ cdef class _Facts(SeatFacts):
 # callers here always pass a reader, never None)
 cpdef int wild_shanten(hand, int indicator, int melds) except? -99
 cpdef list _discard_scores(hand, int indicator, int melds)
+cdef list _natural_discard_scores(hand, b, int w, int indicator, int melds)
 cpdef int _best_discard(hand, int indicator, int melds) except? -99
 cdef int _decide(_Facts facts, legal) except? -1
 cpdef int improving(rest, int k, int n, int best, unseen) except? -1

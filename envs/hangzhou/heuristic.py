@@ -50,13 +50,19 @@ def after_removing(hand: list[int], *removed: int) -> list[int]:
     return out
 
 
-@cython.locals(t=cython.int, w=cython.int, white=cython.int,
-               white_tile=cython.int, out=list, hp=cython.p_uchar, lp=cython.p_uchar)
 def _discard_scores(hand: list[int], indicator: int, melds: int) -> list[int]:
     """``wild_shanten`` of the hand less one tile of each physical kind it holds (9 for a kind
     not held), in one pass over the natural kinds (``wild.shanten_after_discard_row``): a discarded
     财神 is a wildcard less, a discarded 白板 the indicator's natural kind, any other tile its own."""
     b, w = natural(hand, indicator)
+    return _natural_discard_scores(hand, b, w, indicator, melds)
+
+
+@cython.locals(t=cython.int, white=cython.int,
+               white_tile=cython.int, out=list, hp=cython.p_uchar, lp=cython.p_uchar)
+def _natural_discard_scores(hand: list[int], b: bytes, w: int, indicator: int, melds: int) -> list[int]:
+    """``_discard_scores`` of ``hand`` whose natural counts ``b`` and 财神 ``w`` (``natural``'s) the
+    caller has made: the greedy player's decision reads them again for its tied discards."""
     left = new_row(NUM_KINDS)  # each natural discard's shanten plus one, read through a C pointer
     shanten_after_discard_row(b, w, melds, left)
     lp = left
@@ -122,7 +128,8 @@ def _decide(facts: _Facts, legal: list[int]) -> int:
     phase = facts.phase()
     if phase == "claim":
         return _claim(facts, legal, hand, k, n)
-    left = _discard_scores(hand, k, n)
+    b, w = natural(hand, k)  # the hand's natural counts, for its discard scores and its tied discards
+    left = _natural_discard_scores(hand, b, w, k, n)
     best = 9  # the lowest shanten a legal discard leaves (the discards: the ids below CHI_LOW)
     for a in legal:  # loops over C ints compiled (a comprehension's variable would be an object)
         if a < _CHI_LOW and left[a] < best:
@@ -141,7 +148,6 @@ def _decide(facts: _Facts, legal: list[int]) -> int:
         return tied[0]
     unseen = facts.unseen()
     best_t, most, plain = -1, -1, -1
-    b, w = natural(hand, k)
     work = bytearray(b)  # the hand's natural counts: each tied discard taken out and put back
     for t in tied:  # the highest (not the 财神, 进张, kind): a loop, no key tuples (compiled, C ints)
         p = 1 if t != k else 0
