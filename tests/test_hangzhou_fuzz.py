@@ -27,7 +27,7 @@ def choose(rng: random.Random, g: HangzhouGame, seat: int) -> int:
     usually drop the least connected tile so hands get ready."""
     acts = g.legal_actions(seat)
     k = g.indicator
-    if g.phase == DISCARD and g._ready_before and g.hands[seat][k] >= 2 and rng.random() < 0.6:
+    if g.phase == DISCARD and g.ready_before() and g.hands[seat][k] >= 2 and rng.random() < 0.6:
         return k  # 财飘: an extra 财神 thrown instead of winning (or after a claim, §3), the 爆头 kept
     if A.HU in acts and rng.random() < 0.9:
         return A.HU
@@ -35,7 +35,7 @@ def choose(rng: random.Random, g: HangzhouGame, seat: int) -> int:
     if claims and rng.random() < (0.9 if g.piao[seat] else 0.2 if seat % 2 == 0 else 0.6):
         return rng.choice(claims)
     discards = [a for a in acts if a < A.CHI_LOW]
-    if k in discards and g._ready_before and rng.random() < 0.7:
+    if k in discards and g.ready_before() and rng.random() < 0.7:
         return k  # 爆头-ready before the draw or claim: the 财神 discard is a 飘
     pairs_mode = seat % 2 == 0 and not g.melds[seat]  # half the seats play for seven pairs
     if len(discards) > 1 and rng.random() < 0.85:

@@ -408,9 +408,17 @@ class ChangshaGame(TableGame):
         self._next_opening()
 
     def _tianhu_win(self) -> Win | None:
-        h = self.hands[self.dealer]
-        return classify(h, [], self._last_kind(self.dealer), _TIANHU,
-                        self.config)
+        """The dealer's dealt 14 as a win (天胡), or None: classified only where the hand less one
+        tile waits on it (``wait_mask``, as ``_win_with``): most deals are not complete."""
+        d = self.dealer
+        h = self.hands[d]
+        t = self._last_kind(d)
+        h[t] -= 1
+        ready = wait_mask(h, self.melded[d], 0) >> t & 1
+        h[t] += 1
+        if not ready:
+            return None
+        return classify(h, [], t, _TIANHU, self.config)
 
     # ---------------------------------------------------------- turns §5, §6
     def _start_turn(self, s: int, drawn: int | None, win: Win | None) -> None:

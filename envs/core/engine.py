@@ -438,6 +438,12 @@ class TableGame:
         legal = self.pending.get(seat)
         if legal is None or (not offered(legal, action) if cython.compiled else action not in legal):
             raise IllegalActionError(self._illegal_message(seat, action, legal))
+        self._take(seat, action)
+
+    def _take(self, seat: int, action: int) -> None:
+        """``step`` past its checks: ``action`` is one of ``seat``'s pending actions, read from
+        ``pending`` itself (``play_forced`` and the rollouts' play loop take them there, so they
+        skip the look-up and the scan of the legal list that ``step`` makes of a caller's pair)."""
         phase = self.phase
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             facts = _facts_of(type(self))
@@ -503,7 +509,7 @@ class TableGame:
                     break
             if seat is None:
                 break
-            self.step(seat, acts[0])
+            self._take(seat, acts[0])
             last = (seat, acts[0])
             pending = self.pending
         return last

@@ -110,7 +110,7 @@ def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int] | None,
             if draw is not None:  # the index a C integer compiled: the draw's float truncated, as int() does
                 r = draw()
                 i = int(r * len(legal))
-                game.step(seat, legal[i])
+                game._take(seat, legal[i])  # one of the seat's pending actions: step's checks hold
             else:
                 game.step(seat, choose(game, seat, list(legal)))
             break  # the step changed what is pending: ask again

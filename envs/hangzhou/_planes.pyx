@@ -124,6 +124,6 @@ cdef int _write(object of, int seat, unsigned char* out) except -1:
     wall = game.wall
     wall_into(out, WALL, wall.remaining, 136, N)
     plane_into(out, PHASE + label_index(phase, PHASE_LABELS), 1, N)
-    if own_turn and game._ready_before:
+    if own_turn and game.ready_before():
         plane_into(out, READY, 1, N)
     return 0

@@ -24,6 +24,8 @@ cdef class HangzhouGame(TableGame):
     cpdef _restricted(self, int s)
     @cython.locals(h=bytearray)
     cpdef _baotou_ready(self, int s)
+    @cython.locals(h=bytearray)
+    cpdef bint ready_before(self) except -1
     cpdef _kong_ok(self)
     cpdef _begin_turn(self, int s)
     @cython.locals(h=bytearray, t=int, held=Py_ssize_t, win=bint, acts=list)

@@ -185,6 +185,20 @@ class HangzhouGame(TableGame):
         h = self.hands[s]
         return bool(h[self.indicator]) and any(baotou_counts(h, self.indicator, len(self.melds[s])))
 
+    def ready_before(self) -> bool:
+        """§3: whether the seat on turn was 爆头-ready before this turn's draw or claim (its 财神
+        discard now is a 飘). A claim or a sampled world sets it at once; after a draw it is None
+        until first asked here, then made of the hand less the drawn tile (the 13 tiles before the
+        draw): most turns never discard a 财神, so a rollout rarely asks."""
+        ready = self._ready_before
+        if ready is None:
+            s, t = self.turn, self.drawn
+            h = self.hands[s]
+            h[t] -= 1
+            ready = self._ready_before = self._baotou_ready(s)
+            h[t] += 1
+        return ready
+
     def _kong_ok(self) -> bool:
         """A kong's replacement must not come from the last 19 drawable tiles (§1)."""
         return self.wall.remaining > LAST_DRAWABLE
@@ -230,7 +244,7 @@ class HangzhouGame(TableGame):
                 self._finish(None)
                 return
             self._begin_turn(s)
-        self._ready_before = self._baotou_ready(s)
+        self._ready_before = None  # asked when first read (ready_before): most turns never need it
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             self._log_tail.append(pack(_DRAW_EVENT, s, t, 1 if tail else 0))  # the source's index in DRAW_SOURCES
@@ -243,8 +257,8 @@ class HangzhouGame(TableGame):
         """Seat ``s`` discards ``t``: a 财神 from the 爆头-ready state (before this turn's draw or
         claim) is a 飘 (财飘, §3); any other discard ends the seat's 飘 streak."""
         h = self.hands[s]
+        piao = t == self.indicator and self.ready_before()  # of the hand still holding t
         h[t] -= 1
-        piao = t == self.indicator and self._ready_before
         self.drawn = None
         self._ready_before = False
         self.rivers[s].append(t)

@@ -272,7 +272,7 @@ class Encoder:
             self.claims_blocks[seat],
             _COUNT[game.wall.remaining],
             _PHASE_BLOCK[game.phase],
-            _ONES if own_turn and game._ready_before else _ZERO,
+            _ONES if own_turn and game.ready_before() else _ZERO,
         )
 
 

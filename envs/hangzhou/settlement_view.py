@@ -64,7 +64,7 @@ INPUTS: dict[str, Callable[[HangzhouGame, int], Any]] = {
     "claims": lambda g, seat: {(a, b): g.claims[(seat + a) % 4][(seat + b) % 4]
                                for a in range(4) for b in range(4) if a != b},
     "piao_pending": lambda g, seat: [s in g.piao_pending for s in SEAT_ORDER[seat]],
-    "ready": lambda g, seat: _own_turn(g, seat) and g._ready_before,
+    "ready": lambda g, seat: _own_turn(g, seat) and g.ready_before(),
     "wall": lambda g, seat: g.wall.remaining,
     "phase": lambda g, seat: g.phase,
     "rules": lambda g, seat: [getattr(g.config, o) for o in v1.RULE_OPTIONS],
