@@ -4,6 +4,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
 from cnmahjong.envs.core.eventlog cimport pack
+from cnmahjong.envs.core.meld cimport Meld
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou.patterns cimport baotou_counts, win_counts
 
@@ -27,8 +28,9 @@ cdef class HangzhouGame(TableGame):
     @cython.locals(h=bytearray)
     cpdef bint ready_before(self) except -1
     cpdef _kong_ok(self)
+    @cython.locals(m=Meld, shown=list)
     cpdef _begin_turn(self, int s)
-    @cython.locals(h=bytearray, t=int, held=Py_ssize_t, win=bint, acts=list)
+    @cython.locals(h=bytearray, t=int, held=Py_ssize_t, win=bint, acts=list, m=Meld)
     cpdef _start_turn(self, int s)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)

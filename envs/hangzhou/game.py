@@ -210,7 +210,10 @@ class HangzhouGame(TableGame):
         self.shipeng[s] = 0
         if s in self.piao_pending:
             self.piao_pending.remove(s)
-        shown = [m.tiles[0] for m in self.melds[s] if m.hidden]
+        shown = []
+        for m in self.melds[s]:  # a loop over a typed name (game.pxd): the meld's slots read in C
+            if m.hidden:
+                shown.append(m.tiles[0])
         if shown:
             self.melds[s] = [m.replace(hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
@@ -230,7 +233,10 @@ class HangzhouGame(TableGame):
             if 4 in h:
                 acts += [A.gang(t) for t in _KINDS if h[t] == 4]
             if n_melds and not self._restricted(s):
-                acts += [A.gang(m.tiles[0]) for m in self.melds[s] if m.kind == PENG and h[m.tiles[0]]]
+                for m in self.melds[s]:  # a typed loop (game.pxd), as _begin_turn's
+                    t = m.tiles[0]
+                    if h[t] and m.kind == PENG:
+                        acts.append(_GANG_SELF + t)  # A.gang(t)
             if len(acts) > held:  # the discards come sorted: only added kongs need a sort
                 acts.sort()
         if win:
@@ -313,7 +319,7 @@ class HangzhouGame(TableGame):
     def _claim_limit_ok(self, s: int, d: int) -> bool:
         """§2: from 二连庄 on, at most 3 claims each way between dealer and non-dealer, 2 between
         two non-dealers."""
-        if not self.config.claim_limits or self.streak < 2:
+        if self.streak < 2 or not self.config.claim_limits:  # the streak first: a C read
             return True
         return self.claims[s][d] < (3 if self.dealer in (s, d) else 2)
 
