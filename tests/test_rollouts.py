@@ -160,6 +160,33 @@ def test_a_game_without_its_log_plays_and_settles_the_same(name):
     assert deal_and_play(name, rs.default_rules, range(40), "random", seed=2) == rollouts(dealt, "random", seed=2)
 
 
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_hand_dealt_without_its_log_is_the_logged_deal_less_its_log(name):
+    """``Game(config, seed, dealer, log=False)`` (``deal_and_play``'s hands: no deal event made) is
+    the logged deal with its log dropped, state for state, and plays and settles the same; a ``log``
+    that is not a bool, or ``log=False`` for a class that does not play without its log, is refused
+    before the deal."""
+    rs = get_ruleset(name)
+    config = rs.as_config(rs.default_rules)
+    bare = [rs.game(config, seed=s, dealer=s % 4, log=False) for s in range(30)]
+    full = [rs.game(config, seed=s, dealer=s % 4) for s in range(30)]
+    for game, twin in zip(bare, full, strict=True):
+        assert game.events is None and twin.events[0]["type"] == "deal"
+        twin.events = None
+        assert state_without_log(game) == state_without_log(twin)
+    assert rollouts(bare, "random", seed=4) == rollouts(full, "random", seed=4)
+    assert [state_without_log(g) for g in bare] == [state_without_log(g) for g in full]
+    with pytest.raises(TypeError, match="log must be True or False, got 'no'"):
+        rs.game(config, seed=1, log="no")
+
+    class Logged(rs.game):
+        PLAYS_WITHOUT_LOG = False
+
+    with pytest.raises(ValueError, match="does not play without its event log"):
+        Logged(config, seed=1, log=False)
+    assert Logged(config, seed=1).events[0]["type"] == "deal"
+
+
 def test_clone_without_the_log_and_what_refuses_a_game_without_one():
     """``clone(log=False)`` copies all but the log (the original keeps its own) and steps as a logged
     copy does; a game without a log is refused by what reads the record, with the reason."""

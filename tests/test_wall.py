@@ -122,19 +122,21 @@ def draw(w: Wall, op: str, d: int) -> list[int]:
 def test_the_deal_wall_is_the_full_wall_after_its_head_draws_section1(size, rnd, take, ops, dice):
     """The seeded deal lays out the tiles after the first 53 (``_seeded_deal``): that wall is
     the full wall after 53 head draws, position for position with its stacks, head and tail,
-    and it draws alike after (any ``take``, 108 or 136 tiles); its ``tiles`` are the layout's."""
+    and it draws alike after (any ``take``, 108 or 136 tiles); its ``tiles`` are the layout's.
+    ``Wall.after_deal`` (the deal's wall made in place of its shuffled list) is that wall too."""
     tiles = [k % 34 for k in range(size)]
     rnd.shuffle(tiles)
     full, rest = Wall(tiles, size=size), Wall(tiles[take:], size=size)
+    taken = Wall.after_deal(list(tiles), take)
     assert [full.draw_head() for _ in range(take)] == tiles[:take]
-    assert full.layout() == rest.layout()
-    for attr in ("_head", "_tail_stack", "remaining", "_stacks"):
-        assert getattr(full, attr) == getattr(rest, attr), attr
+    assert full.layout() == rest.layout() == taken.layout()
+    for attr in ("_head", "_tail_stack", "remaining", "_stacks", "size"):
+        assert getattr(full, attr) == getattr(rest, attr) == getattr(taken, attr), attr
     for op, d in zip(ops, dice, strict=False):
         if full.remaining:
-            assert draw(full, op, d) == draw(rest, op, d)
-    assert full.layout() == rest.layout() and full.stacks_left() == rest.stacks_left()
-    assert full.tiles() == rest.tiles() == [t for t in full.layout() if t != EMPTY]  # read from the head on
+            assert draw(full, op, d) == draw(rest, op, d) == draw(taken, op, d)
+    assert full.layout() == rest.layout() == taken.layout() and full.stacks_left() == rest.stacks_left()
+    assert full.tiles() == rest.tiles() == taken.tiles() == [t for t in full.layout() if t != EMPTY]
 
 
 @given(st.one_of(st.integers(0, 999), st.integers(0, 2**32 - 1), st.integers(2**32, 2**64 - 1)),

@@ -44,6 +44,7 @@ from cnmahjong.envs.core.engine import (
     Match,
     ReplayMismatchError,
     TableGame,
+    log_arg,
 )
 from cnmahjong.envs.core.engine import OTHERS as _OTHERS
 from cnmahjong.envs.core.engine import count_hands as _count_hands
@@ -154,12 +155,13 @@ class ChangshaGame(TableGame):
     )
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None,
-                 dealer: int = 0) -> None:
+                 dealer: int = 0, log: bool = True) -> None:
         """A seeded deal (§1). ``seed=None`` draws a seed, recorded in the deal event, so that
-        every game can be replayed."""
+        every game can be replayed; ``log=False``: no event log at all (``engine.log_arg``)."""
         config, seed, dealer = self._check_args(config, seed, dealer)
+        log = log_arg(type(self), log)
         hands, wall, rng = self._seeded_deal(seed, dealer)
-        self._setup(config, seed, dealer, hands, wall, rng, None)
+        self._setup(config, seed, dealer, hands, wall, rng, None, log)
 
     @classmethod
     def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int],
@@ -177,8 +179,9 @@ class ChangshaGame(TableGame):
 
     # ------------------------------------------------------------------ setup
     def _setup(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]],
-               wall: Wall, rng: random.Random | None, dice: list[int] | None) -> None:
-        """Common start; ``dice`` is None for a seeded deal, the scenario's dice otherwise."""
+               wall: Wall, rng: random.Random | None, dice: list[int] | None, log: bool = True) -> None:
+        """Common start; ``dice`` is None for a seeded deal, the scenario's dice otherwise; ``log``
+        False: no event log (the deal event not made)."""
         self.config = config
         self.seed = seed
         self.dealer = dealer
@@ -210,7 +213,7 @@ class ChangshaGame(TableGame):
         self.turn = dealer
         self.drawn: int | None = None
         self.last_tile: int | None = None
-        self.events = []
+        self.events = [] if log else None
         self.result: HandResult | None = None
         self._waits: list[int | None] = [None] * NUM_SEATS
         self.pending: dict[int, list[int]] = {}
@@ -228,12 +231,13 @@ class ChangshaGame(TableGame):
         self._haidi_kong_seat: int | None = None
         self.revealed: list[int] = []
         """Tiles drawn face up and not yet in a hand or river: 开杠 draws, the 海底 tile."""
-        deal = {"type": "deal", "ruleset": RULESET, "origin": "seed" if dice is None else "scenario", "dealer": dealer,
-                "seed": seed, "config": config.to_dict(), "hands": [sorted(h) for h in hands],
-                "wall": wall.tiles()}
-        if dice is not None:
-            deal["dice"] = list(dice)
-        self._log_tail.append(deal)
+        if log:
+            deal = {"type": "deal", "ruleset": RULESET, "origin": "seed" if dice is None else "scenario",
+                    "dealer": dealer, "seed": seed, "config": config.to_dict(), "hands": [sorted(h) for h in hands],
+                    "wall": wall.tiles()}
+            if dice is not None:
+                deal["dice"] = list(dice)
+            self._log_tail.append(deal)
         order = [(dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
         self._opening_queue = [s for s in order if self._declarable(s)]
         self._next_opening()

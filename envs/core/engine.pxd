@@ -33,7 +33,8 @@ cdef class TableGame:
     cdef public dict pending
     cdef public list _log_tail, payments
 
-    @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *")
+    @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *",
+                   kinds="int[64]")
     cpdef list _held_kinds(self, bytearray h)
     cpdef legal_mask(self, seat)
     @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")

@@ -232,8 +232,9 @@ class TableGame:
 
     PLAYS_WITHOUT_LOG: ClassVar[bool] = False
     """Whether the game plays on with ``events`` None (its every write to the log guarded): then
-    ``rollouts(log=False)`` and ``VectorEnv(log=False)`` play it without one; a class that does not
-    say so is refused there before any play (a plugin's game may write to its log unguarded)."""
+    ``rollouts(log=False)`` and ``VectorEnv(log=False)`` play it without one, and its constructor
+    takes ``log=False`` (``log_arg``: ``deal_and_play``'s hands, no deal event made); a class that
+    does not say so is refused there before any play (a plugin's game may write to its log unguarded)."""
     DICE_AHEAD: ClassVar[int] = 0
     """Dice a hand can still roll at most (the global state shows that many ahead); 0: no dice."""
 
@@ -406,21 +407,19 @@ class TableGame:
 
     def _held_kinds(self, h: bytearray) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards)."""
-        if cython.compiled:  # C loops over the count vector through a pointer (a comprehension's
-            p = h  # variable would be a Python object: its own scope, untyped); the list made at its
-            n = len(h)  # size and filled in place (engine.pxd's C calls: no item to replace, no check)
-            size = 0
+        if cython.compiled and len(h) <= 64:  # one C pass over the count vector through a pointer
+            p = h  # (a comprehension's variable would be a Python object: its own scope, untyped),
+            n = len(h)  # the kinds held noted in a C array; the list made at its size and filled in
+            size = 0  # place from it (engine.pxd's C calls: no item to replace, no check)
             for t in range(n):
                 if p[t]:
+                    kinds[size] = t  # noqa: F821 - C only (engine.pxd)
                     size += 1
-            held = PyList_New(size)  # noqa: F821 - C only (engine.pxd)
-            size = 0
-            for t in range(n):
-                if p[t]:
-                    kind = t  # the list's reference, set below, is its own one
-                    Py_INCREF(kind)  # noqa: F821
-                    PyList_SET_ITEM(held, size, kind)  # noqa: F821
-                    size += 1
+            held = PyList_New(size)  # noqa: F821
+            for t in range(size):
+                kind = kinds[t]  # noqa: F821 - the list's reference, set below, is its own one
+                Py_INCREF(kind)  # noqa: F821
+                PyList_SET_ITEM(held, t, kind)  # noqa: F821
             return held
         return list(compress(range(len(h)), h))  # the same, in C as Python
 
@@ -547,12 +546,16 @@ class TableGame:
             self._log_tail.append(result)  # the end event: its dict made when the log is read (eventlog)
 
     # ------------------------------------------------------------ the deal
-    def __init__(self, config: Any = None, seed: int | None = None, dealer: int = 0) -> None:
+    def __init__(self, config: Any = None, seed: int | None = None, dealer: int = 0, log: bool = True) -> None:
         """A seeded hand (§1 of the rule texts: the shared deal) for a ruleset whose deal needs no
-        more than ``_setup``; a ruleset with dice or a streak writes its own constructor."""
+        more than ``_setup``; a ruleset with dice or a streak writes its own constructor. ``log=False``
+        (a class that ``PLAYS_WITHOUT_LOG``): no event log from the deal on (``log_arg``)."""
         config, seed, dealer = self._check_args(config, seed, dealer)
+        log = log_arg(type(self), log)
         hands, wall, _ = self._seeded_deal(seed, dealer)
         self._setup(config, seed, dealer, hands, wall, "seed")
+        if not log:
+            self.events = None
 
     @classmethod
     def new_hand(cls, config: Any, rng: Any) -> Any:
@@ -601,11 +604,15 @@ class TableGame:
 
     @classmethod
     def _dealt(cls, tiles: list[int], dealer: int) -> tuple[list[list[int]], Wall]:
-        """(hands, wall after the deal) of the shuffled ``tiles``, head to tail."""
-        # The first 53 tiles drawn from the head are the hands; a wall laid out from the rest,
-        # at the end of the layout, is the full wall after those 53 head draws (position for
-        # position, stacks counted alike: test_wall.py checks it).
-        return deal_hands(tiles[:DEALT_TILES], dealer), Wall(tiles[DEALT_TILES:], size=cls.WALL_SIZE)
+        """(hands, wall after the deal) of the shuffled ``tiles``, head to tail (a shuffle's own
+        list, a full wall of ``WALL_SIZE``: the wall takes it over)."""
+        # The first 53 tiles drawn from the head are the hands; the rest, in place, are the full
+        # wall after those 53 head draws (position for position, stacks counted alike:
+        # test_wall.py checks it against Wall(tiles[53:]), a wall laid out at the layout's end).
+        if len(tiles) != cls.WALL_SIZE:
+            raise ValueError(f"a deal shuffles {cls.WALL_SIZE} tiles, got {len(tiles)}")
+        hands = deal_hands(tiles, dealer)  # reads positions 0..52 only
+        return hands, Wall.after_deal(tiles, DEALT_TILES)
 
     @classmethod
     def _check_scenario(cls, hands: Any, wall: Any, dealer: int) -> tuple[list[list[int]], list[int]]:
@@ -719,6 +726,18 @@ def config_arg(config: Any, cls: type, default: str) -> Any:
         raise TypeError(f"config must be a {cls.__name__} from {cls.__module__} (or None for the {default} preset), "
                         f"got {type(config).__name__}: use RuleConfig.from_dict() for a dict")
     return config
+
+
+def log_arg(cls: type, log: Any) -> bool:
+    """A game constructor's ``log`` checked: True, or False (the game keeps no event log from the
+    deal on: ``events`` None, the deal event never made: a rollout's game) for a class that
+    ``PLAYS_WITHOUT_LOG``; anything else refused before the deal."""
+    if type(log) is not bool:
+        raise TypeError(f"log must be True or False, got {log!r}")
+    if not log and not cls.PLAYS_WITHOUT_LOG:
+        raise ValueError(f"{cls.__name__} does not play without its event log (TableGame.PLAYS_WITHOUT_LOG): "
+                         f"allowed log=True")
+    return log
 
 
 def seed_or_draw(seed: Any) -> int:

@@ -144,12 +144,14 @@ def deal_and_play(ruleset: Any, rules: Any, seeds: Sequence[int], policy: str = 
                   seed: int = 0) -> list[list[int]]:
     """Whole hands: deal one per seed (``ruleset.game(config, seed=s)``) and play each to its end,
     as ``rollouts`` does; the settlements, one row per seed (``make bench``'s rollout rows). The
-    games are nobody else's: they keep no event log after the deal where the policy reads none."""
+    games are nobody else's: dealt without an event log (``log=False``, the deal event never made)
+    where the policy reads none and the class ``PLAYS_WITHOUT_LOG``."""
     rs = get_ruleset(ruleset)
     config = rs.as_config(rules)
     choose, draw = _chooser(policy, seed)
-    log = reads_log(rs, policy) or not rs.game.PLAYS_WITHOUT_LOG
-    return _play_all((rs.game(config, seed=s) for s in seeds), choose, log, draw)
+    if reads_log(rs, policy) or not rs.game.PLAYS_WITHOUT_LOG:
+        return _play_all((rs.game(config, seed=s) for s in seeds), choose, True, draw)
+    return _play_all((rs.game(config, seed=s, log=False) for s in seeds), choose, True, draw)  # no deal event made
 
 
 def _play_all(games: Iterable[Any], choose: Callable[[Any, int, list[int]], int] | None,

@@ -62,6 +62,25 @@ class Wall:
         self.remaining = len(tiles)
         self._stacks = (len(tiles) + (start % 2)) // 2  # a scenario may start with a half stack
 
+    @classmethod
+    def after_deal(cls, layout: list[int], dealt: int) -> Wall:
+        """The wall of a whole shuffled layout (``layout``: every position's kind, head to tail, as
+        a shuffle made it) after ``dealt`` head draws: ``Wall(layout[dealt:], size=len(layout))``
+        without its copies and checks, the list taken over (its first ``dealt`` places emptied).
+        Only for a shuffle's own list, whose kinds are known good; anything else goes through
+        ``Wall(tiles)``, which checks them."""
+        size = len(layout)
+        for i in range(dealt):
+            layout[i] = EMPTY
+        wall = cls.__new__(cls)
+        wall._pos = layout
+        wall._head = dealt
+        wall._tail_stack = size // 2 - 1
+        wall.remaining = size - dealt
+        wall._stacks = (size - dealt + dealt % 2) // 2
+        wall.size = size
+        return wall
+
     # ----------------------------------------------------------------- queries
     def __len__(self) -> int:
         return self.remaining

@@ -92,12 +92,15 @@ class HangzhouGame(TableGame):
     )
 
     def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0,
-                 streak: int = 1) -> None:
+                 streak: int = 1, log: bool = True) -> None:
         """A seeded deal (§1): 136 tiles shuffled, 53 dealt as in Changsha, the next head tile
-        turned up. ``streak``: the dealer's §5 level, 1 平庄, 2 二连庄, 3 三连庄 or more."""
+        turned up. ``streak``: the dealer's §5 level, 1 平庄, 2 二连庄, 3 三连庄 or more;
+        ``log=False``: no event log at all (``engine.log_arg``)."""
         config, seed, dealer = self._check_args(config, seed, dealer)
+        streak = int_arg(streak, "streak", 1, 3)
+        log = engine.log_arg(type(self), log)
         hands, wall, _ = self._seeded_deal(seed, dealer)
-        self._setup(config, seed, dealer, int_arg(streak, "streak", 1, 3), hands, wall, "seed")
+        self._setup(config, seed, dealer, streak, hands, wall, "seed", log)
 
     @classmethod
     def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int], dealer: int = 0,
@@ -114,7 +117,7 @@ class HangzhouGame(TableGame):
         return game
 
     def _setup(self, config: RuleConfig, seed: int, dealer: int, streak: int, hands: list[list[int]],
-               wall: Wall, origin: str) -> None:
+               wall: Wall, origin: str, log: bool = True) -> None:
         self.config = config
         self.seed = seed
         self.dealer = dealer
@@ -122,9 +125,10 @@ class HangzhouGame(TableGame):
         self.wall = wall
         self.events = [{
             "type": "deal", "ruleset": RULESET, "origin": origin, "dealer": dealer, "seed": seed, "streak": streak,
-            "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}]
+            "config": config.to_dict(), "hands": [sorted(h) for h in hands], "wall": wall.tiles()}] if log else None
         self.indicator = wall.draw_head()
-        self._log_tail.append({"type": "indicator", "tile": self.indicator})
+        if log:
+            self._log_tail.append({"type": "indicator", "tile": self.indicator})
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]

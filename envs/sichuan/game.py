@@ -92,17 +92,20 @@ class SichuanGame(TableGame):
     )
 
     # ------------------------------------------------------------------ the deal
-    def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0) -> None:
+    def __init__(self, config: RuleConfig | None = None, seed: int | None = None, dealer: int = 0,
+                 log: bool = True) -> None:
         """A seeded hand (§1): 108 tiles shuffled and dealt as in Changsha; the 换三张 direction,
-        when random, is drawn later from the same seeded generator."""
+        when random, is drawn later from the same seeded generator. ``log=False``: no event log
+        at all (``engine.log_arg``)."""
         config, seed, dealer = self._check_args(config, seed, dealer)
+        log = engine.log_arg(type(self), log)
         if config.huan_san_zhang and config.huan_direction == "random":  # its one draw: made with the deal
             tiles, draw = seeded_shuffle_and_draw(seed, NUM_SUITED_KINDS, len(DIRECTIONS))
             hands, wall = self._dealt(tiles, dealer)
-            self._setup_hand(config, seed, dealer, hands, wall, "seed", None, None, draw)
+            self._setup_hand(config, seed, dealer, hands, wall, "seed", None, None, draw, log)
         else:
             hands, wall, rng = self._seeded_deal(seed, dealer)
-            self._setup_hand(config, seed, dealer, hands, wall, "seed", rng, None)
+            self._setup_hand(config, seed, dealer, hands, wall, "seed", rng, None, None, log)
 
     @classmethod
     def from_scenario(cls, hands: Sequence[str | Iterable[int]], wall: str | Iterable[int], dealer: int = 0,
@@ -128,13 +131,15 @@ class SichuanGame(TableGame):
         return game
 
     def _setup_hand(self, config: RuleConfig, seed: int, dealer: int, hands: list[list[int]], wall: Wall,
-                    origin: str, rng: random.Random | None, direction: str | None, draw: int | None = None) -> None:
+                    origin: str, rng: random.Random | None, direction: str | None, draw: int | None = None,
+                    log: bool = True) -> None:
         """``rng``: the seed's generator (None where nothing is drawn from it, or where ``draw``, its
-        one draw for a random 换三张 direction, was made with the deal: ``seeded_shuffle_and_draw``)."""
+        one draw for a random 换三张 direction, was made with the deal: ``seeded_shuffle_and_draw``);
+        ``log`` False: no event log (the deal event not made)."""
         self.config, self.seed, self.dealer, self.wall, self._rng = config, seed, dealer, wall, rng
         self._fixed_direction, self._direction_draw = direction, draw
         extra = {"swap_direction": direction} if origin == "scenario" else {}
-        self.events = [self._deal_event(origin, hands, wall, **extra)]
+        self.events = [self._deal_event(origin, hands, wall, **extra)] if log else None
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_SUITED_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.melded = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
