@@ -234,3 +234,28 @@ def test_which_players_read_the_log_and_rollouts_refuse_them_without_one():
     with pytest.raises(TypeError, match="log must be True or False, got 0"):
         rollouts(games, "random", log=0)
     assert [g.events for g in games] == before
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_turn_ask_never_changes_a_pending_dict_somebody_holds(name):
+    """``TableGame._ask_seat`` (a turn's one-seat ask; compiled, it fills again the seat's last
+    turn dict where nothing else holds it): a ``pending`` dict kept by a caller is never changed by
+    the turns after it, for every turn of a hand, its own seat's next turns included."""
+    rs = get_ruleset(name)
+    game = rs.game(rs.as_config(rs.default_rules), seed=12)
+    r = random.Random(0)
+    kept: list[tuple[dict, dict]] = []  # (a turn's pending dict, what it held then)
+    while not game.done:
+        game.play_forced()
+        if game.done:
+            break
+        pending = game.pending
+        if game.phase == "discard" and len(pending) == 1 and r.random() < 0.5:
+            kept.append((pending, {s: list(a) for s, a in pending.items()}))
+        s = next(iter(pending))
+        legal = pending[s]
+        del pending
+        game.step(s, legal[int(r.random() * len(legal))])
+    assert len(kept) > 5
+    assert all(d == then for d, then in kept)
+    assert all(d is not game.pending for d, _ in kept)

@@ -448,7 +448,7 @@ class ChangshaGame(TableGame):
                     acts.append(A.kaigang(t))
             if kongs:  # the discards and HU are in order already
                 acts.sort()
-        self._ask(DISCARD, {s: acts})
+        self._ask_seat(DISCARD, s, acts)
 
     def _self_kongs(self, s: int) -> list[tuple[int, str]]:
         """Kongs seat ``s`` could make from its own hand: 暗杠 (four held) and 加杠 (on a PENG)."""

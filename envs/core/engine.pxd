@@ -6,7 +6,7 @@
 # see exactly what the caller passed, as in the pure package.
 cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_REFCNT
 from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
@@ -32,6 +32,7 @@ cdef class TableGame:
     cdef public object phase, _window, _events, hands, result
     cdef public dict pending
     cdef public list _log_tail, payments
+    cdef list _asked  # _ask_seat's one-seat dicts, per seat: C only, no state of the hand
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *",
                    kinds="int[64]")
@@ -49,5 +50,7 @@ cdef class TableGame:
     @cython.locals(pending=dict, acts=list)
     cpdef play_forced(self)
     cpdef _ask(self, phase, pending)
+    @cython.locals(asked=list, spare=dict)
+    cpdef _ask_seat(self, phase, int seat, list acts)
     cpdef _open_window(self, Window window)
     cpdef _end_hand(self, result)

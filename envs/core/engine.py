@@ -531,6 +531,27 @@ class TableGame:
         self.phase = phase
         self.pending = pending
 
+    def _ask_seat(self, phase: str, seat: int, acts: list[int]) -> None:
+        """``_ask(phase, {seat: acts})``: one seat asked, a turn's ask. Compiled, the one-seat dict
+        this game last asked ``seat`` in (``_asked``, a C slot: no state of the hand, never copied
+        or pickled) is used again where nothing else holds it, as its reference count says (that
+        list and this function's name): its value replaced, where a new dict costs an allocation
+        of its own and of its keys at every turn, and their release at the next step. A caller
+        that kept an old ``pending`` keeps it unchanged (held, it is never used again)."""
+        if cython.compiled:
+            asked = self._asked
+            if asked is None:
+                asked = self._asked = [None, None, None, None]  # NUM_SEATS
+            spare = asked[seat]
+            if spare is not None and Py_REFCNT(spare) == 2:  # noqa: F821 - C only (engine.pxd)
+                spare[seat] = acts  # its one key is seat: the value replaced, the keys kept
+            else:
+                spare = asked[seat] = {seat: acts}
+            self.phase = phase
+            self.pending = spare
+            return
+        self._ask(phase, {seat: acts})
+
     def _open_window(self, window: Window) -> None:
         """Ask every seat in ``window.options`` at once (choices stay hidden until all answered)."""
         self._window = window

@@ -245,7 +245,7 @@ class HangzhouGame(TableGame):
                 acts.sort()
         if win:
             acts.append(_HU)  # the highest action a turn offers: the list stays sorted
-        self._ask(DISCARD, {s: acts})
+        self._ask_seat(DISCARD, s, acts)
 
     def _draw(self, s: int, tail: bool = False) -> None:
         """Seat ``s`` draws (the head, or the tail after a kong) or the hand is drawn (§1)."""

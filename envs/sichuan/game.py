@@ -343,7 +343,7 @@ class SichuanGame(TableGame):
                         found = 1
                 if found:  # the kongs lie between the discards and HU
                     acts.sort()
-        self._ask(DISCARD, {s: acts})
+        self._ask_seat(DISCARD, s, acts)
 
     def _draw(self, s: int, tail: bool = False) -> None:
         """Seat ``s`` draws: an ordinary draw from the head (none left: exhaustion, §1), or a kong
