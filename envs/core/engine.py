@@ -550,7 +550,8 @@ class TableGame:
             self.phase = phase
             self.pending = spare
             return
-        self._ask(phase, {seat: acts})
+        self.phase = phase  # as Python, _ask's two lines (no second call at every turn)
+        self.pending = {seat: acts}
 
     def _open_window(self, window: Window) -> None:
         """Ask every seat in ``window.options`` at once (choices stay hidden until all answered)."""

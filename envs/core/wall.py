@@ -70,8 +70,7 @@ class Wall:
         Only for a shuffle's own list, whose kinds are known good; anything else goes through
         ``Wall(tiles)``, which checks them."""
         size = len(layout)
-        for i in range(dealt):
-            layout[i] = EMPTY
+        layout[:dealt] = [EMPTY] * dealt
         wall = cls.__new__(cls)
         wall._pos = layout
         wall._head = dealt
