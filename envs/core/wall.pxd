@@ -11,6 +11,8 @@ cdef class Wall:
     cdef public int _stacks
     cdef public int size
 
+    @cython.locals(size=int)
+    cpdef _lay_out(self, list layout, int head)
     @cython.locals(pos=list, t=int)
     cpdef int _take(self, int k)
     @cython.locals(pos=list, k=int)

@@ -51,16 +51,11 @@ class Wall:
     def __init__(self, tiles: Sequence[int], size: int = WALL_SIZE) -> None:
         if len(tiles) > size:
             raise ValueError(f"a wall holds at most {size} tiles, got {len(tiles)}")
-        self.size = size
         start = size - len(tiles)
         tiles = list(tiles)
         if not _all_kinds(tiles):
             tiles = [check_kind(t, 34) for t in tiles]  # raises, naming the bad tile
-        self._pos = [EMPTY] * start + tiles
-        self._head = start
-        self._tail_stack = size // 2 - 1
-        self.remaining = len(tiles)
-        self._stacks = (len(tiles) + (start % 2)) // 2  # a scenario may start with a half stack
+        self._lay_out([EMPTY] * start + tiles, start)
 
     @classmethod
     def after_deal(cls, layout: list[int], dealt: int) -> Wall:
@@ -69,16 +64,21 @@ class Wall:
         without its copies and checks, the list taken over (its first ``dealt`` places emptied).
         Only for a shuffle's own list, whose kinds are known good; anything else goes through
         ``Wall(tiles)``, which checks them."""
-        size = len(layout)
         layout[:dealt] = [EMPTY] * dealt
         wall = cls.__new__(cls)
-        wall._pos = layout
-        wall._head = dealt
-        wall._tail_stack = size // 2 - 1
-        wall.remaining = size - dealt
-        wall._stacks = (size - dealt + dealt % 2) // 2
-        wall.size = size
+        wall._lay_out(layout, dealt)
         return wall
+
+    def _lay_out(self, layout: list[int], head: int) -> None:
+        """The wall whose positions are ``layout`` (head to tail, the whole wall's size), every one
+        before ``head`` empty and every one from it on a tile: what both constructors make."""
+        size = len(layout)
+        self._pos = layout
+        self._head = head
+        self._tail_stack = size // 2 - 1
+        self.remaining = size - head
+        self._stacks = (size - head + head % 2) // 2  # a scenario may start with a half stack
+        self.size = size
 
     # ----------------------------------------------------------------- queries
     def __len__(self) -> int:
