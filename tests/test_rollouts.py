@@ -239,23 +239,30 @@ def test_which_players_read_the_log_and_rollouts_refuse_them_without_one():
 @pytest.mark.parametrize("name", RULESETS)
 def test_a_turn_ask_never_changes_a_pending_dict_somebody_holds(name):
     """``TableGame._ask_seat`` (a turn's one-seat ask; compiled, it fills again the seat's last
-    turn dict where nothing else holds it): a ``pending`` dict kept by a caller is never changed by
-    the turns after it, for every turn of a hand, its own seat's next turns included."""
+    turn dict where nothing else holds it) and ``_held_kinds`` (compiled, it refills the list of
+    that dict likewise): a ``pending`` dict, or only its list of legal actions, kept by a caller is
+    never changed by the turns after it, for every turn of a hand, its own seat's next turns included."""
     rs = get_ruleset(name)
     game = rs.game(rs.as_config(rs.default_rules), seed=12)
     r = random.Random(0)
     kept: list[tuple[dict, dict]] = []  # (a turn's pending dict, what it held then)
+    kept_lists: list[tuple[list, list]] = []  # (a turn's legal list, what it held then)
     while not game.done:
         game.play_forced()
         if game.done:
             break
         pending = game.pending
-        if game.phase == "discard" and len(pending) == 1 and r.random() < 0.5:
-            kept.append((pending, {s: list(a) for s, a in pending.items()}))
         s = next(iter(pending))
+        if game.phase == "discard" and len(pending) == 1:
+            x = r.random()
+            if x < 0.25:
+                kept.append((pending, {s: list(a) for s, a in pending.items()}))
+            elif x < 0.5:
+                kept_lists.append((pending[s], list(pending[s])))
         legal = pending[s]
         del pending
         game.step(s, legal[int(r.random() * len(legal))])
-    assert len(kept) > 5
+    assert len(kept) >= 3 and len(kept_lists) >= 3
     assert all(d == then for d, then in kept)
+    assert all(a == then for a, then in kept_lists)
     assert all(d is not game.pending for d, _ in kept)

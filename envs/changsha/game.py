@@ -435,7 +435,7 @@ class ChangshaGame(TableGame):
         if locked and drawn is not None:
             acts = [drawn]  # §6.3: a locked player discards the tile he drew
         else:
-            acts = self._held_kinds(h)  # every kind held
+            acts = self._held_kinds(h, s)  # every kind held (the list s was asked with last, refilled)
         if win is not None:
             acts.append(_HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)

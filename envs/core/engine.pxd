@@ -5,14 +5,25 @@
 # ruleset's Python or compiled subclass). Arguments stay Python objects: the checks of ``step``
 # see exactly what the caller passed, as in the pure package.
 cimport cython
+from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF, Py_REFCNT
+from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT
+
+cdef extern from "Python.h":
+    # PyList_SetSlice with no items (NULL): ``del a[low:high]`` in C (cpython.list declares the
+    # items an object, where NULL cannot be passed)
+    int PyList_DelSlice "PyList_SetSlice"(object a, Py_ssize_t low, Py_ssize_t high, PyObject *items) except -1
+    # a borrowed pointer's reference count and type, read without taking a reference (a cast to
+    # object would count one more)
+    Py_ssize_t borrowed_refcount "Py_REFCNT"(PyObject *o)
+    bint borrowed_is_list "PyList_CheckExact"(PyObject *o)
 from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
 cpdef Py_ssize_t label_index(object value, tuple labels) except -1  # the log's phase, the twins' one-of planes
 cdef dict _FACTS  # each game class's facts (engine.py), made once
 cdef tuple _LAST  # (the class asked last, its facts): a pointer compare at every step
+cdef tuple _SMALL_INTS  # _held_kinds's items
 @cython.locals(last=tuple)
 cpdef tuple _facts_of(object cls)  # cpdef: the tests ask it too
 
@@ -36,7 +47,9 @@ cdef class TableGame:
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *",
                    kinds="int[64]")
-    cpdef list _held_kinds(self, bytearray h)
+    cpdef list _held_kinds(self, bytearray h, int seat=*)
+    @cython.locals(asked=list, spare=dict, at=Py_ssize_t, key="PyObject *", acts="PyObject *")
+    cdef list _spare_list(self, int seat)
     cpdef legal_mask(self, seat)
     @cython.locals(size=Py_ssize_t, i=Py_ssize_t, a=Py_ssize_t, acts=list, p="unsigned char *")
     cpdef legal_mask_into(self, seat, bytearray buf, Py_ssize_t offset)

@@ -46,6 +46,8 @@ DONE = "done"
 """The phase of a finished hand."""
 
 _HELD = bytes(1 if c else 0 for c in range(256))
+_SMALL_INTS = tuple(range(64))
+"""The kinds 0..63 as ints: compiled, ``_held_kinds`` takes its items here (engine.pxd: a C tuple)."""
 _UNSET = object()
 _FACTS: dict[type, tuple[int, bytes, bool, bytes, tuple[str, ...]]] = {}
 """Game class -> (its mask's size, a mask of zeros, whether it overrides ``_more_picks``, the zeros
@@ -139,7 +141,9 @@ class Window:
 
     A seat may make several picks in one window (a ruleset's ``_more_picks`` offers the next
     one, masked by its earlier picks): ``picks[seat]`` holds them in order and ``choices[seat]``
-    the last. Nothing of a seat's picks is shown to the others before the window closes.
+    the last (``picks`` is kept only by a ruleset that overrides ``_more_picks``; with one pick
+    per window, ``choices`` says it all). Nothing of a seat's picks is shown to the others before
+    the window closes.
     Compiled, an extension type (``engine.pxd``): a window opens at most discards."""
 
     __slots__ = ("kind", "options", "choices", "picks")
@@ -151,7 +155,7 @@ class Window:
         self.choices: dict[int, int] = {}
         """Seat -> its last pick."""
         self.picks: dict[int, list[int]] = {}
-        """Seat -> every pick so far, in order."""
+        """Seat -> every pick so far, in order (only where the ruleset has ``_more_picks``)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.kind!r}, options={self.options}, picks={self.picks})"
@@ -405,8 +409,11 @@ class TableGame:
         for i in range(len(acts) if acts else 0):
             p[acts[i]] = 1
 
-    def _held_kinds(self, h: bytearray) -> list[int]:
-        """The kinds count vector ``h`` holds, in order (a turn's discards)."""
+    def _held_kinds(self, h: bytearray, seat: int = -1) -> list[int]:
+        """The kinds count vector ``h`` holds, in order (a turn's discards). ``seat``: the seat the
+        list is for, asked next by ``_ask_seat``; compiled, the list that seat was asked with last
+        is filled again where nothing but its one-seat dict holds either (reference counts, as
+        ``_ask_seat`` reads them), where a new list costs its allocation and the old one's release."""
         if cython.compiled and len(h) <= 64:  # one C pass over the count vector through a pointer
             p = h  # (a comprehension's variable would be a Python object: its own scope, untyped),
             n = len(h)  # the kinds held noted in a C array; the list made at its size and filled in
@@ -415,13 +422,38 @@ class TableGame:
                 if p[t]:
                     kinds[size] = t  # noqa: F821 - C only (engine.pxd)
                     size += 1
-            held = PyList_New(size)  # noqa: F821
-            for t in range(size):
-                kind = kinds[t]  # noqa: F821 - the list's reference, set below, is its own one
-                Py_INCREF(kind)  # noqa: F821
-                PyList_SET_ITEM(held, t, kind)  # noqa: F821
+            held = self._spare_list(seat)
+            if held is None:
+                held = PyList_New(size)  # noqa: F821
+                for t in range(size):
+                    kind = _SMALL_INTS[kinds[t]]  # noqa: F821 - the list's reference, set below, is its own one
+                    Py_INCREF(kind)  # noqa: F821
+                    PyList_SET_ITEM(held, t, kind)  # noqa: F821
+                return held
+            n = len(held)
+            for t in range(size if size < n else n):  # the old items replaced in place
+                held[t] = _SMALL_INTS[kinds[t]]  # noqa: F821
+            for t in range(n, size):
+                held.append(_SMALL_INTS[kinds[t]])  # noqa: F821
+            if size < n:
+                PyList_DelSlice(held, size, n, cython.NULL)  # noqa: F821 - del held[size:], in C (engine.pxd)
             return held
         return list(compress(range(len(h)), h))  # the same, in C as Python
+
+    def _spare_list(self, seat: int) -> list[int] | None:
+        """Compiled: the list of ``seat``'s last one-seat ask (``_ask_seat``) where only that ask's
+        dict holds it and only ``_asked`` holds the dict, else None (a caller that kept either sees
+        it unchanged). As Python: None."""
+        if cython.compiled and 0 <= seat < 4:  # NUM_SEATS
+            asked = self._asked
+            if asked is not None:
+                spare = asked[seat]
+                if spare is not None and Py_REFCNT(spare) == 2 and len(spare) == 1:  # noqa: F821
+                    at = 0  # _asked's reference and this one; its one entry read in C, not looked up
+                    PyDict_Next(spare, cython.address(at), cython.address(key), cython.address(acts))  # noqa: F821
+                    if borrowed_refcount(acts) == 1 and borrowed_is_list(acts):  # noqa: F821 - the dict's only
+                        return cython.cast(list, acts)  # noqa: F821 - a reference of its own, returned
+        return None
 
     def _discards_all_held(self, seat: int) -> bool:
         """True when ``seat``'s legal discards are exactly the kinds it holds (its turn)."""
@@ -450,14 +482,16 @@ class TableGame:
         window = self._window
         if window is not None:
             window.choices[seat] = action
-            picks = window.picks.get(seat)
-            if picks is None:
-                window.picks[seat] = [action]
-            else:
-                picks.append(action)
             del self.pending[seat]
             facts = _facts_of(type(self))
-            more = self._more_picks(window, seat) if facts[2] else None  # asked only where a ruleset has more
+            more = None
+            if facts[2]:  # a ruleset with more picks: they are kept, and the next one asked
+                picks = window.picks.get(seat)
+                if picks is None:
+                    window.picks[seat] = [action]
+                else:
+                    picks.append(action)
+                more = self._more_picks(window, seat)
             if more:  # asked again after the others: a window is answered round by round
                 self.pending[seat] = more
             elif not self.pending:

@@ -298,15 +298,19 @@ def _suit_whole(index: int) -> int:
 
 
 @cython.ccall
-@cython.locals(i0=cython.int, i1=cython.int, i2=cython.int, w0=cython.int, w1=cython.int, w2=cython.int,
-               mask=cython.longlong)
 @cython.returns(cython.longlong)
 def _table_wait_mask(b: bytes) -> int:
     """``standard_wait_mask`` of 27 counts of 0..4 (``_in_tables``) from the suit wait entries."""
+    return _suits_wait_mask(_group_index(b, 0, 9), _group_index(b, 9, 9), _group_index(b, 18, 9))
+
+
+@cython.cfunc
+@cython.locals(i0=cython.int, i1=cython.int, i2=cython.int, w0=cython.int, w1=cython.int, w2=cython.int,
+               mask=cython.longlong)
+@cython.returns(cython.longlong)
+def _suits_wait_mask(i0: int, i1: int, i2: int) -> int:
+    """``_table_wait_mask`` of the three suits whose base-5 contents are ``i0``, ``i1``, ``i2``."""
     table = _wait_table()
-    i0 = _group_index(b, 0, 9)
-    i1 = _group_index(b, 9, 9)
-    i2 = _group_index(b, 18, 9)
     w0 = _suit_wait_entry(table, i0, 0)
     w1 = _suit_wait_entry(table, i1, 0)
     w2 = _suit_wait_entry(table, i2, 0)
@@ -337,38 +341,55 @@ def _table_is_standard(b: bytes) -> bool:
     return total % 3 == 2
 
 
-@cython.locals(total=cython.int, k=cython.int, mask=cython.longlong, m=cython.longlong, low=cython.longlong,
-               p=cython.p_uchar, q=cython.p_uchar, kinds=cython.int)  # the arguments' C types: shapes.pxd
+@cython.locals(total=cython.int, k=cython.int, r=cython.int, x=cython.int, y=cython.int, z=cython.int,
+               mask=cython.longlong, m=cython.longlong, p=cython.p_uchar, q=cython.p_uchar, over=cython.int,
+               odd=cython.int, single=cython.int, i0=cython.int, i1=cython.int, i2=cython.int)  # arguments: shapes.pxd
 def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove: int = 0) -> int:
     """Waits of the 3n+1 concealed counts ``c`` beside ``num_melds`` melds whose tiles ``melded``
     counts (both 27 counts, ``bytes`` or ``bytearray``: ``count_bytes``): the standard shape, seven
     pairs (no melds), then ``add``
     (a ruleset's own shapes) and less ``remove`` (kinds it bars), less every kind held four times
     in ``c`` and ``melded`` together (never a wait). One call for a ruleset's wait mask: the
-    compiled build runs it in C with the wait entries."""
-    kinds = NUM_KINDS  # a C int: the checks below in C
-    if len(c) != kinds or len(melded) != kinds:
+    compiled build reads ``c`` once, in C (its total, its odd counts for seven pairs, and each
+    suit's base-5 content for the wait entries: ``_standard_waits`` and ``_seven_pairs_waits``
+    in one pass)."""
+    if len(c) != 27 or len(melded) != 27:  # NUM_KINDS (literals: the checks in C)
         raise ValueError(f"waits need 27 counts of the hand and of its melds, got {len(c)} and {len(melded)}")
-    if add >> kinds:
+    if add >> 27:
         raise ValueError(f"added kinds {add:#x} reach past the 27 kinds")
     p = c
     q = melded
-    total = 0
-    for k in range(27):  # NUM_KINDS (a literal for the C loop)
-        total += p[k]
-    mask = _standard_waits(c) if total % 3 == 1 else 0
-    if num_melds == 0 and total == 13:
-        mask |= _seven_pairs_waits(c)
+    total = over = odd = single = 0
+    i0 = i1 = i2 = 0
+    for r in range(8, -1, -1):  # SUIT_LEN - 1 down (a literal for the C loop): rank r of each suit
+        x = p[r]
+        y = p[9 + r]
+        z = p[18 + r]
+        total += x + y + z
+        over |= (x + 3) | (y + 3) | (z + 3)  # 8 or more (a bit past 7) for a count past 4 only
+        if (x | y | z) & 1:
+            odd += (x & 1) + (y & 1) + (z & 1)
+            single = r if x & 1 else 9 + r if y & 1 else 18 + r
+        if cython.compiled:  # the base-5 contents, as _group_index reads them
+            i0 = i0 * 5 + x
+            i1 = i1 * 5 + y
+            i2 = i2 * 5 + z
+    mask = 0
+    if total % 3 == 1:
+        if cython.compiled and over < 8 and total < 14:  # within _in_tables's bounds (_MAX_TILES 14)
+            mask = _suits_wait_mask(i0, i1, i2)  # what _standard_waits's tables give
+        else:
+            mask = _standard_waits(c)
+    if num_melds == 0 and total == 13 and odd == 1:  # seven pairs: the one kind held oddly
+        mask |= cython.cast(cython.longlong, 1) << single
     mask = (mask | add) & ~remove
     m = mask
-    while m:
-        low = m & -m
-        k = 0
-        while not (low >> k) & 1:
-            k += 1
-        if p[k] + q[k] >= 4:  # COPIES
-            mask ^= low
-        m ^= low
+    k = 0
+    while m:  # each kind of the mask, lowest first
+        if m & 1 and p[k] + q[k] >= 4:  # COPIES
+            mask ^= cython.cast(cython.longlong, 1) << k
+        m >>= 1
+        k += 1
     return mask
 
 

@@ -228,7 +228,7 @@ class HangzhouGame(TableGame):
         """Seat ``s`` holds 3n+2 tiles: discard, kong, or win when the last draw completed it."""
         self.turn = s
         h = self.hands[s]
-        acts = self._held_kinds(h)  # every kind held
+        acts = self._held_kinds(h, s)  # every kind held (the list s was asked with last, refilled)
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         win = (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds)

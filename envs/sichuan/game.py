@@ -326,7 +326,7 @@ class SichuanGame(TableGame):
                 if h[t]:  # variable is an untyped name of its own in the compiled build
                     acts.append(t)
         else:
-            acts = self._held_kinds(h)  # every kind held
+            acts = self._held_kinds(h, s)  # every kind held (the list s was asked with last, refilled)
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(_HU)
@@ -443,7 +443,9 @@ class SichuanGame(TableGame):
 
     def _offered_win(self, o: int, t: int, ctx: WinContext) -> int | None:
         """The uncapped F of seat ``o``'s win on tile ``t`` when it is offered (§4, D3, 过胡), else None."""
-        if not self._wait(o) >> t & 1:  # not a win shape: no reading to make (the common case)
+        w = self._waits[o]  # the cached waits read here (compiled: a C integer), _wait only to make them
+        waits = self._wait(o) if w is None else w
+        if not waits >> t & 1:  # not a win shape: no reading to make (the common case)
             return None
         h = self.hands[o]
         h[t] += 1

@@ -69,9 +69,9 @@ def holds_void(c: Sequence[int], void: int | None) -> bool:
     """D1/D3/§7 花猪: the concealed counts ``c`` hold a tile of suit ``void``."""
     if void is None:
         return False
-    if cython.compiled and type(c) is bytearray and len(c) == NUM_SUITED_KINDS and 0 <= void < 3:
-        v = void  # a game's count vector: read through a C pointer, its length and the suit checked
-        p = c
+    if cython.compiled and type(c) is bytearray and len(c) == 27 and (void == 0 or void == 1 or void == 2):
+        v = void  # a game's count vector (NUM_SUITED_KINDS: a literal, the check in C): read through
+        p = c  # a C pointer, its length and the suit checked
         for k in range(9 * v, 9 * v + 9):  # noqa: SIM110 - a C loop (SUIT_LEN as literals)
             if p[k]:
                 return True
