@@ -57,6 +57,15 @@ def cast(type_: Any, value: Any) -> Any:
     return value
 
 
+NULL = None
+"""``cython.NULL``: the C null pointer (None as Python; read only on compiled paths)."""
+
+
+def address(value: Any) -> Any:
+    """``cython.address(x)``: a C pointer to ``x`` (``&x``); the value itself as Python."""
+    return value
+
+
 def locals(**types: Any) -> Callable[[Callable], Callable]:  # noqa: A001 - Cython's name
     """``@cython.locals(name=type, ...)``: C types of a function's locals; nothing as Python."""
     return lambda function: function

@@ -352,36 +352,38 @@ def hand_wait_mask(c: bytes, melded: bytes, num_melds: int, add: int = 0, remove
     in ``c`` and ``melded`` together (never a wait). One call for a ruleset's wait mask: the
     compiled build reads ``c`` once, in C (its total, its odd counts for seven pairs, and each
     suit's base-5 content for the wait entries: ``_standard_waits`` and ``_seven_pairs_waits``
-    in one pass)."""
+    in one pass); the pure package calls them."""
     if len(c) != 27 or len(melded) != 27:  # NUM_KINDS (literals: the checks in C)
         raise ValueError(f"waits need 27 counts of the hand and of its melds, got {len(c)} and {len(melded)}")
     if add >> 27:
         raise ValueError(f"added kinds {add:#x} reach past the 27 kinds")
     p = c
     q = melded
-    total = over = odd = single = 0
-    i0 = i1 = i2 = 0
-    for r in range(8, -1, -1):  # SUIT_LEN - 1 down (a literal for the C loop): rank r of each suit
-        x = p[r]
-        y = p[9 + r]
-        z = p[18 + r]
-        total += x + y + z
-        over |= (x + 3) | (y + 3) | (z + 3)  # 8 or more (a bit past 7) for a count past 4 only
-        if (x | y | z) & 1:
-            odd += (x & 1) + (y & 1) + (z & 1)
-            single = r if x & 1 else 9 + r if y & 1 else 18 + r
-        if cython.compiled:  # the base-5 contents, as _group_index reads them
-            i0 = i0 * 5 + x
+    if cython.compiled:  # one C pass over the hand
+        total = over = odd = single = 0
+        i0 = i1 = i2 = 0
+        for r in range(8, -1, -1):  # SUIT_LEN - 1 down (a literal for the C loop): rank r of each suit
+            x = p[r]
+            y = p[9 + r]
+            z = p[18 + r]
+            total += x + y + z
+            over |= (x + 3) | (y + 3) | (z + 3)  # 8 or more (a bit past 7) for a count past 4 only
+            if (x | y | z) & 1:
+                odd += (x & 1) + (y & 1) + (z & 1)
+                single = r if x & 1 else 9 + r if y & 1 else 18 + r
+            i0 = i0 * 5 + x  # the base-5 contents, as _group_index reads them
             i1 = i1 * 5 + y
             i2 = i2 * 5 + z
-    mask = 0
-    if total % 3 == 1:
-        if cython.compiled and over < 8 and total < 14:  # within _in_tables's bounds (_MAX_TILES 14)
-            mask = _suits_wait_mask(i0, i1, i2)  # what _standard_waits's tables give
-        else:
-            mask = _standard_waits(c)
-    if num_melds == 0 and total == 13 and odd == 1:  # seven pairs: the one kind held oddly
-        mask |= cython.cast(cython.longlong, 1) << single
+        mask = 0
+        if total % 3 == 1:  # the wait entries where _in_tables covers the hand (_MAX_TILES 14)
+            mask = _suits_wait_mask(i0, i1, i2) if over < 8 and total < 14 else _standard_waits(c)
+        if num_melds == 0 and total == 13 and odd == 1:  # seven pairs: the one kind held oddly
+            mask |= cython.cast(cython.longlong, 1) << single
+    else:  # as Python, the builtins' C loops: the same mask
+        total = sum(c)
+        mask = _standard_waits(c) if total % 3 == 1 else 0
+        if num_melds == 0 and total == 13:
+            mask |= _seven_pairs_waits(c)
     mask = (mask | add) & ~remove
     m = mask
     k = 0
