@@ -94,26 +94,36 @@ def reads_log(ruleset: Any, name: str) -> bool:
     return not (name == "greedy" and ruleset.players.heuristic_on_game is not None)
 
 
-@cython.locals(game=TableGame, pending=dict, legal=list, r=cython.double, i=cython.Py_ssize_t)
+@cython.locals(game=TableGame, pending=dict, legal=list, acts=list, r=cython.double, i=cython.Py_ssize_t)
 def play_to_end(game: Any, choose: Callable[[Any, int, list[int]], int] | None,
                 draw: Callable[[], float] | None = None) -> None:
     """Play ``game`` (a ``TableGame``) to its end in place, every seat by ``choose`` (single choices
-    played at once); compiled, the engine's methods are C calls. With ``draw`` instead (the random
-    policy's generator: ``_chooser``; ``choose`` then unused) each choice is
+    played at once, in ``play_forced``'s order: the first seat of ``pending`` with one legal action,
+    before any seat with a choice); compiled, the engine's methods are C calls. With ``draw``
+    instead (the random policy's generator: ``_chooser``; ``choose`` then unused) each choice is
     ``legal[int(draw() * len(legal))]``, made here without copying the legal actions."""
     while True:
-        game.play_forced()
         pending = game.pending
         if not pending:
             return
-        for seat, legal in pending.items():  # the first seat to act (compiled: PyDict_Next, no lookup)
-            if draw is not None:  # the index a C integer compiled: the draw's float truncated, as int() does
-                r = draw()
-                i = int(r * len(legal))
-                game._take(seat, legal[i])  # one of the seat's pending actions: step's checks hold
-            else:
-                game.step(seat, choose(game, seat, list(legal)))
-            break  # the step changed what is pending: ask again
+        seat = -1
+        legal = None
+        for s, acts in pending.items():  # compiled: PyDict_Next, no lookup
+            if len(acts) == 1:  # a forced decision (play_forced's): played before any choice
+                seat = s
+                legal = acts
+                break
+            if legal is None:  # the first seat to act, unless a later one is forced
+                seat = s
+                legal = acts
+        if len(legal) == 1:
+            game._take(seat, legal[0])  # one of the seat's pending actions: step's checks hold
+        elif draw is not None:  # the index a C integer compiled: the draw's float truncated, as int() does
+            r = draw()
+            i = int(r * len(legal))
+            game._take(seat, legal[i])
+        else:
+            game.step(seat, choose(game, seat, list(legal)))
 
 
 def rollouts(games: Sequence[Any], policy: str = "random", seed: int = 0, log: bool = True) -> list[list[int]]:
