@@ -46,8 +46,7 @@ cdef class SichuanGame(TableGame):
     cpdef _discard(self, int s, int t)
     @cython.locals(h=bytearray, n=int, peng=bint, gang=bint, acts=list)
     cpdef _claim_options(self, int o, int t, ctx)
-    @cython.locals(h=bytearray)
-    @cython.locals(waits="long long")
+    @cython.locals(h=bytearray, waits="long long")
     cpdef _offered_win(self, int o, int t, ctx)
     cpdef long long _wait(self, int o) except? -1
     # the steps after a window or a win (C calls between them; arguments as Python objects)
