@@ -577,8 +577,8 @@ class TableGame:
             if asked is None:
                 asked = self._asked = [None, None, None, None]  # NUM_SEATS
             spare = asked[seat]
-            if spare is not None and Py_REFCNT(spare) == 2:  # noqa: F821 - C only (engine.pxd)
-                spare[seat] = acts  # its one key is seat: the value replaced, the keys kept
+            if spare is not None and Py_REFCNT(spare) == 2 and len(spare) == 1:  # noqa: F821 - C only (engine.pxd)
+                spare[seat] = acts  # its one key is seat (pending is read-only): the value replaced
             else:
                 spare = asked[seat] = {seat: acts}
             self.phase = phase

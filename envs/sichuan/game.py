@@ -338,7 +338,7 @@ class SichuanGame(TableGame):
                             acts.append(_GANG_SELF + t)  # A.gang(t)
                             found = 1
                 for m in self.melds[s]:  # 加杠 on a PENG
-                    if m.kind == PENG and h[m.tiles[0]]:
+                    if h[m.tiles[0]] and m.kind == PENG:  # the C read first (the kind: a string compare)
                         acts.append(_GANG_SELF + m.tiles[0])
                         found = 1
                 if found:  # the kongs lie between the discards and HU
