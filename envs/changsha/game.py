@@ -455,7 +455,7 @@ class ChangshaGame(TableGame):
         h = self.hands[s]
         out = [(t, ANGANG) for t in _KINDS if h[t] == 4] if 4 in h else []
         for m in self.melds[s]:
-            if h[m.tiles[0]] and m.kind == PENG:  # the C read first: a PENG's fourth copy is rarely held
+            if m.kind == PENG and h[m.tiles[0]]:  # the kind first: most melds are CHI here (Sichuan has none)
                 out.append((m.tiles[0], JIAGANG))
         return out
 
