@@ -441,18 +441,26 @@ class TableGame:
         return list(compress(range(len(h)), h))  # the same, in C as Python
 
     def _spare_list(self, seat: int) -> list[int] | None:
-        """Compiled: the list of ``seat``'s last one-seat ask (``_ask_seat``) where only that ask's
-        dict holds it and only ``_asked`` holds the dict, else None (a caller that kept either sees
-        it unchanged). As Python: None."""
+        """Compiled: the list of ``seat``'s last one-seat ask (``_spare_dict``) where only that
+        dict holds it, else None (a caller that kept either sees it unchanged). As Python: None."""
         if cython.compiled and 0 <= seat < 4:  # NUM_SEATS
-            asked = self._asked
-            if asked is not None:
-                spare = asked[seat]
-                if spare is not None and Py_REFCNT(spare) == 2 and len(spare) == 1:  # noqa: F821
-                    at = 0  # _asked's reference and this one; its one entry read in C, not looked up
-                    PyDict_Next(spare, cython.address(at), cython.address(key), cython.address(acts))  # noqa: F821
-                    if borrowed_refcount(acts) == 1 and borrowed_is_list(acts):  # noqa: F821 - the dict's only
-                        return cython.cast(list, acts)  # noqa: F821 - a reference of its own, returned
+            spare = self._spare_dict(seat)
+            if spare is not None:
+                at = 0  # its one entry read in C, not looked up
+                PyDict_Next(spare, cython.address(at), cython.address(key), cython.address(acts))  # noqa: F821
+                if borrowed_refcount(acts) == 1 and borrowed_is_list(acts):  # noqa: F821 - the dict's only
+                    return cython.cast(list, acts)  # noqa: F821 - a reference of its own, returned
+        return None
+
+    def _spare_dict(self, seat: int) -> dict[int, list[int]] | None:
+        """Compiled: the one-seat dict this game last asked ``seat`` in (``_asked``, a C slot: no
+        state of the hand, never copied or pickled) where nothing else holds it, as its reference
+        count says (that list and the caller's name), and it still holds one entry; else None."""
+        asked = self._asked
+        if asked is not None:
+            spare = asked[seat]
+            if spare is not None and Py_REFCNT(spare) == 2 and len(spare) == 1:  # noqa: F821 - C only
+                return spare
         return None
 
     def _discards_all_held(self, seat: int) -> bool:
@@ -573,14 +581,13 @@ class TableGame:
         of its own and of its keys at every turn, and their release at the next step. A caller
         that kept an old ``pending`` keeps it unchanged (held, it is never used again)."""
         if cython.compiled:
-            asked = self._asked
-            if asked is None:
-                asked = self._asked = [None, None, None, None]  # NUM_SEATS
-            spare = asked[seat]
-            if spare is not None and Py_REFCNT(spare) == 2 and len(spare) == 1:  # noqa: F821 - C only (engine.pxd)
+            if self._asked is None:
+                self._asked = [None, None, None, None]  # NUM_SEATS
+            spare = self._spare_dict(seat)
+            if spare is not None:
                 spare[seat] = acts  # its one key is seat (pending is read-only): the value replaced
             else:
-                spare = asked[seat] = {seat: acts}
+                spare = self._asked[seat] = {seat: acts}
             self.phase = phase
             self.pending = spare
             return
