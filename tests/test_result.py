@@ -19,7 +19,7 @@ from cnmahjong.envs.changsha.game import RULESET as CHANGSHA
 from cnmahjong.envs.changsha.game import ChangshaGame, ChangshaMatch
 from cnmahjong.envs.changsha.patterns import shanten
 from cnmahjong.envs.core import wild
-from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, PENG, Meld
+from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, PENG, Meld, kong_possible
 from cnmahjong.envs.core.result import WIN, HandResult, Transfer, seat_stats, win_transfers
 from cnmahjong.envs.hangzhou import actions as HA
 from cnmahjong.envs.hangzhou import stats as hz_stats
@@ -271,6 +271,22 @@ def test_meld_shapes_agree_with_brute_force() -> None:
                 except ValueError:
                     made = False
                 assert made == want, (kind, t)
+
+
+def test_kong_possible_is_a_kind_four_held_or_held_beside_three_melded() -> None:
+    """``kong_possible``, the pre-check of every ruleset's turn before its kong offer (§6 of each
+    rule text: 暗杠 of four held, 加杠 on a PENG): exactly a kind held four times, or held beside
+    three melded, on random count vectors of 27 and 34 kinds (``melded`` as long or longer);
+    ``melded`` shorter than the hand is refused by name, whichever build runs."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        n = rng.choice((27, 34))
+        hand = bytearray(rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(n))
+        melded = bytearray(rng.choice((0, 0, 0, 1, 3, 4)) for _ in range(n + rng.choice((0, 0, 7))))
+        want = any(c == 4 or (c and m == 3) for c, m in zip(hand, melded))
+        assert kong_possible(hand, melded) is want, (list(hand), list(melded))
+    with pytest.raises(ValueError, match="melded has 27 counts, the hand 34: allowed as many or more"):
+        kong_possible(bytearray(34), bytearray(27))
 
 
 def test_both_games_make_core_melds() -> None:

@@ -6,7 +6,7 @@
 # comes from outside (``step``'s seat and action) stays a Python object until ``step`` checked it.
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
-from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.meld cimport Meld, kong_possible
 from cnmahjong.envs.core.eventlog cimport pack
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.changsha.patterns cimport wait_mask
@@ -55,7 +55,7 @@ cdef class ChangshaGame(TableGame):
     cpdef _take_drawn(self, int s, int t)
     cpdef _buzhang_draw(self, int s)
     @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray, w1="long long",
-                   w2="long long", w3="long long", waits=list)
+                   w2="long long", w3="long long", waits=list, asked=int, s=int)
     cpdef _open_claims(self, int d, int t)
     @cython.locals(h=bytearray, n=int, acts=list)
     cpdef _claim_offer(self, int s, int d, int t, dihu, hu_only, kong_ok)
@@ -68,4 +68,7 @@ cdef class ChangshaGame(TableGame):
 
 
 @cython.locals(r=int)
+@cython.locals(r=int, bits=int)
+cdef int _chi_bits(bytearray h, int t) except -1
+@cython.locals(bits=int)
 cpdef list _chis(bytearray h, int t)

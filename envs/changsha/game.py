@@ -51,7 +51,7 @@ from cnmahjong.envs.core.engine import count_hands as _count_hands
 from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
 from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
 from cnmahjong.envs.core.eventlog import event_form, pack
-from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld, kong_possible
 from cnmahjong.envs.core.result import HandResult, Transfer, win_transfers
 from cnmahjong.envs.core.tiles import NUM_SUITED_KINDS
 from cnmahjong.envs.core.wall import WALL_SIZE, Wall, generator_after_shuffle
@@ -439,7 +439,7 @@ class ChangshaGame(TableGame):
         if win is not None:
             acts.append(_HU)
         # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
-        if (4 in h or self.melds[s]) and self._kong_wall_ok():
+        if kong_possible(h, self.melded[s]) and self._kong_wall_ok():
             kongs = self._self_kongs(s)
             for t, kind in kongs:
                 if not locked:
@@ -537,8 +537,11 @@ class ChangshaGame(TableGame):
         w2 = self._wait(s2) if w is None else w
         w = waits[s3]
         w3 = self._wait(s3) if w is None else w
-        if (not (w1 | w2 | w3) >> t & 1
-                and h1[t] < 2 and h2[t] < 2 and h3[t] < 2 and not _chis(h1, t)):
+        # the seats with a claim to be offered (bits 0..2 for nxt, s2, s3): a wait on t, a pair
+        # of it, or (nxt) a CHI; the others are not asked (their offer would be empty)
+        asked = ((1 if w1 >> t & 1 or h1[t] >= 2 or _chi_bits(h1, t) else 0)
+                 | (2 if w2 >> t & 1 or h2[t] >= 2 else 0) | (4 if w3 >> t & 1 or h3[t] >= 2 else 0))
+        if not asked:
             self._dihu = False  # the common case: no win, PENG, kong or CHI for anybody
             self._draw(nxt)
             return
@@ -549,11 +552,13 @@ class ChangshaGame(TableGame):
         self._dihu = False
         kong_ok = not hu_only and self._kong_wall_ok()
         for s in _OTHERS[d]:
-            acts, win = self._claim_offer(s, d, t, dihu, hu_only, kong_ok)
-            if win is not None:
-                wins[s] = (t, win)
-            if acts:
-                options[s] = acts
+            if asked & 1:
+                acts, win = self._claim_offer(s, d, t, dihu, hu_only, kong_ok)
+                if win is not None:
+                    wins[s] = (t, win)
+                if acts:
+                    options[s] = acts
+            asked >>= 1
         if not options:
             self._draw(nxt)
             return
@@ -1031,15 +1036,29 @@ _HAIDI_PAO = WinContext(haidi=True)
 _ROBBING = WinContext(robbing_kong=True)
 
 
-def _chis(h: bytearray, t: int) -> list[int]:
-    """The CHI actions hand ``h`` has on discard ``t`` (the runs t..t+2, t-1..t+1, t-2..t)."""
+def _chi_bits(h: bytearray, t: int) -> int:
+    """The runs hand ``h`` holds the other two tiles of for discard ``t`` (suited): bit 0 for
+    t..t+2, bit 1 for t-1..t+1, bit 2 for t-2..t; 0 for none (most discards), no list made."""
     r = t % 9
-    out = []
+    bits = 0
     if r <= 6 and h[t + 1] and h[t + 2]:
-        out.append(_CHI_LOW)
+        bits |= 1
     if 1 <= r <= 7 and h[t - 1] and h[t + 1]:
-        out.append(_CHI_MID)
+        bits |= 2
     if r >= 2 and h[t - 2] and h[t - 1]:
+        bits |= 4
+    return bits
+
+
+def _chis(h: bytearray, t: int) -> list[int]:
+    """The CHI actions hand ``h`` has on discard ``t``, in order (``_chi_bits``' runs)."""
+    bits = _chi_bits(h, t)
+    out = []
+    if bits & 1:
+        out.append(_CHI_LOW)
+    if bits & 2:
+        out.append(_CHI_MID)
+    if bits & 4:
         out.append(_CHI_HIGH)
     return out
 

@@ -6,3 +6,6 @@ cimport cython
 @cython.auto_pickle(False)  # meld.py's __reduce__: the same pickle compiled and pure
 cdef class Meld:
     cdef readonly object kind, tiles, from_seat, hidden
+
+@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *")
+cpdef bint kong_possible(bytearray hand, bytearray melded) except -1

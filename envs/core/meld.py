@@ -127,3 +127,25 @@ def _shape_ok(kind: str, t: tuple[int, ...]) -> bool:
     if suited == 3:
         return lo // 9 == hi // 9 and hi - lo == 2
     return suited == 2 and lo // 9 == hi // 9 and hi - lo <= 2
+
+
+def kong_possible(hand: bytearray, melded: bytearray) -> bool:
+    """Whether a seat on its turn may have a kong to offer: a kind held four times (暗杠), or one
+    held beside three melded (加杠 on its PENG; three CHIs through a kind also meld three, where the
+    caller's own look at the melds finds no PENG). Most turns have no kong: compiled, one C pass
+    over the two count vectors (the hand's length read, ``melded`` at least as long) spares them
+    the look at every meld."""
+    n = len(hand)
+    if len(melded) < n:
+        raise ValueError(f"melded has {len(melded)} counts, the hand {n}: allowed as many or more")
+    p = hand  # compiled, C pointers (meld.pxd)
+    q = melded
+    if not cython.compiled:  # as Python, two C scans decide most hands
+        if 4 in hand:
+            return True
+        if 3 not in melded:
+            return False
+    for t in range(n):
+        if p[t] == 4 or (p[t] and q[t] == 3):
+            return True
+    return False

@@ -4,7 +4,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame
 from cnmahjong.envs.core.eventlog cimport pack
-from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.meld cimport Meld, kong_possible
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.hangzhou.patterns cimport baotou_counts, win_counts
 

@@ -33,7 +33,7 @@ from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindo
 from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
 from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
 from cnmahjong.envs.core.eventlog import event_form, pack
-from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.meld import ANGANG, CHI, JIAGANG, MINGGANG, PENG, Meld, kong_possible
 from cnmahjong.envs.core.result import HandResult, win_transfers
 from cnmahjong.envs.core.tiles import NUM_KINDS
 from cnmahjong.envs.core.wall import HONOURS_WALL_SIZE, Wall
@@ -232,7 +232,7 @@ class HangzhouGame(TableGame):
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         win = (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds)
-        if self._kong_ok():
+        if kong_possible(h, self.melded[s]) and self._kong_ok():  # a kong is rare: looked for only when possible
             held = len(acts)
             if 4 in h:
                 acts += [A.gang(t) for t in _KINDS if h[t] == 4]

@@ -4,7 +4,7 @@
 cimport cython
 from cnmahjong.envs.core.engine cimport ClaimWindow, TableGame, Window
 from cnmahjong.envs.core.eventlog cimport pack
-from cnmahjong.envs.core.meld cimport Meld
+from cnmahjong.envs.core.meld cimport Meld, kong_possible
 from cnmahjong.envs.core.wall cimport Wall
 from cnmahjong.envs.sichuan.patterns cimport holds_void, wait_mask, win_shape
 
@@ -42,7 +42,7 @@ cdef class SichuanGame(TableGame):
     cpdef _start_turn(self, int s, after_peng=*)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)
-    @cython.locals(h=bytearray, o=int)
+    @cython.locals(h=bytearray, o=int, waits=list, bits="long long")
     cpdef _discard(self, int s, int t)
     @cython.locals(h=bytearray, n=int, peng=bint, gang=bint, acts=list)
     cpdef _claim_options(self, int o, int t, ctx)

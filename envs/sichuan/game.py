@@ -28,7 +28,7 @@ from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
 from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
 from cnmahjong.envs.core.eventlog import pack
 from cnmahjong.envs.core.limited_deal import Limit
-from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld
+from cnmahjong.envs.core.meld import ANGANG, JIAGANG, MINGGANG, PENG, Meld, kong_possible
 from cnmahjong.envs.core.result import HandResult, Transfer
 from cnmahjong.envs.core.tiles import COPIES, NUM_SUITED_KINDS
 from cnmahjong.envs.core.wall import WALL_SIZE, Wall, seeded_shuffle_and_draw
@@ -330,7 +330,7 @@ class SichuanGame(TableGame):
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(_HU)
-            if self.wall.remaining and (4 in h or self.melds[s]):  # a kong is rare: asked only when possible
+            if self.wall.remaining and kong_possible(h, self.melded[s]):  # a kong is rare: looked for only when possible
                 found = 0  # a kind is four held (暗杠) or added to its PENG (加杠), never both
                 if 4 in h:  # 暗杠: four held, outside the void
                     for t in range(NUM_SUITED_KINDS):
@@ -388,9 +388,19 @@ class SichuanGame(TableGame):
         self._gangpao_discard = self.kong_this_turn
         options: dict[int, list[int]] = {}
         self._offer_fan = {}
-        ctx = self._discard_context(s)
+        ctx = None  # made for the first seat with a claim to offer (most discards have none)
+        waits = self._waits  # the cached waits read here (compiled: C integers), _wait only to make them
         for o in OTHERS[s]:
-            if o not in self.out and (acts := self._claim_options(o, t, ctx)):
+            if o in self.out:
+                continue
+            w = waits[o]
+            bits = self._wait(o) if w is None else w
+            if not bits >> t & 1 and self.hands[o][t] < 2:  # no win on t, no PENG or kong of it
+                continue
+            if ctx is None:
+                ctx = self._discard_context(s)
+            acts = self._claim_options(o, t, ctx)
+            if acts:
                 options[o] = acts
         if options:
             self._open_window(ClaimWindow(CLAIM, [t], s, options))
