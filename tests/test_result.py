@@ -283,7 +283,7 @@ def test_kong_possible_is_a_kind_four_held_or_held_beside_three_melded() -> None
         n = rng.choice((27, 34))
         hand = bytearray(rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(n))
         melded = bytearray(rng.choice((0, 0, 0, 1, 3, 4)) for _ in range(n + rng.choice((0, 0, 7))))
-        want = any(c == 4 or (c and m == 3) for c, m in zip(hand, melded))
+        want = any(c == 4 or (c and m == 3) for c, m in zip(hand, melded, strict=False))
         assert kong_possible(hand, melded) is want, (list(hand), list(melded))
     with pytest.raises(ValueError, match="melded has 27 counts, the hand 34: allowed as many or more"):
         kong_possible(bytearray(34), bytearray(27))

@@ -145,7 +145,7 @@ def kong_possible(hand: bytearray, melded: bytearray) -> bool:
             return True
         if 3 not in melded:
             return False
-    for t in range(n):
+    for t in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
         if p[t] == 4 or (p[t] and q[t] == 3):
             return True
     return False

@@ -330,7 +330,7 @@ class SichuanGame(TableGame):
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v):
                 acts.append(_HU)
-            if self.wall.remaining and kong_possible(h, self.melded[s]):  # a kong is rare: looked for only when possible
+            if self.wall.remaining and kong_possible(h, self.melded[s]):  # a kong is rare: looked for where one may be
                 found = 0  # a kind is four held (暗杠) or added to its PENG (加杠), never both
                 if 4 in h:  # 暗杠: four held, outside the void
                     for t in range(NUM_SUITED_KINDS):
