@@ -7,11 +7,14 @@ the head draws given, so every scenario holds exactly 136 tiles.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cnmahjong.envs.core.engine import IllegalActionError
 from cnmahjong.envs.hangzhou import actions as A
 from cnmahjong.envs.hangzhou.game import CLAIM, DISCARD, HangzhouGame, HangzhouMatch
+from cnmahjong.envs.hangzhou.patterns import chi_runs
 from tests.hz_scenario import T, discard, hz_game, k
 
 # Hands used by several scenarios (indicator 5z = 中: the 财神 is 5z, the 白板 7z plays 5z).
@@ -163,6 +166,21 @@ def test_white_plays_the_indicator_kind_in_a_chi_section1_section2():
     assert A.CHI_LOW in g.legal_actions(1)
     g.step(1, A.CHI_LOW)
     assert g.melds[1][0].tiles == (k("4p"), k("7z"), k("6p"))
+
+
+def test_chi_offers_are_the_runs_of_chi_runs_for_every_indicator_section1_section2():
+    """The CHIs a discard offers (``_chis``, from ``_chi_bits``' flat tables) are exactly the runs
+    ``patterns.chi_runs`` lists whose two hand kinds are held, the 白板 playing the indicator kind,
+    on random hands, discards and indicators (a 财神 discard: none)."""
+    rng = random.Random(8)
+    g = HangzhouGame(seed=1)
+    for _ in range(6000):
+        g.indicator = rng.randrange(34)
+        h = bytearray(rng.choice((0, 0, 1, 1, 2)) for _ in range(34))
+        t = rng.randrange(34)
+        want = [a for a, x, y in chi_runs(g.indicator)[t] if h[x] and h[y]]
+        assert g._chis(h, t) == want, (g.indicator, t, list(h))
+        assert g._chi_bits(h, t) == sum(1 << (a - A.CHI_LOW) for a in want)
 
 
 def test_shipeng_bars_the_passed_kind_until_the_own_turn_section2():

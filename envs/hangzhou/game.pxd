@@ -10,6 +10,7 @@ from cnmahjong.envs.hangzhou.patterns cimport baotou_counts, win_counts
 
 # game.py's action constants (C ints: compared and offered in C)
 cdef int _HU, _PASS, _PENG_CLAIM, _GANG_CLAIM, _GANG_SELF, _CHI_LOW, _CHI_HIGH
+cdef list _CHI_PAIRS  # _chi_bits's tables, one per indicator
 cdef int _DISCARD_EVENT, _PIAO_DISCARD_EVENT, _DRAW_EVENT  # EVENT_FORMS indices (eventlog)
 
 
@@ -39,9 +40,11 @@ cdef class HangzhouGame(TableGame):
     @cython.locals(melded=bytearray)
     cpdef _add_meld(self, int s, meld)
     cpdef _claim_limit_ok(self, int s, int d)
-    @cython.locals(out=list, a=int, x=int, y=int)
+    @cython.locals(pairs=bytes, bits=int, i=int, k=int, x=int)
+    cpdef int _chi_bits(self, bytearray h, int t) except -1
+    @cython.locals(out=list, bits=int, k=int)
     cpdef _chis(self, bytearray h, int t)
-    @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray)
+    @cython.locals(nxt=int, s2=int, s3=int, h1=bytearray, h2=bytearray, h3=bytearray, asked=int, s=int)
     cpdef _open_claims(self, int d, int t)
     @cython.locals(h=bytearray)
     cpdef _claim_offer(self, int s, int d, int t)

@@ -45,6 +45,22 @@ from cnmahjong.envs.hangzhou.scoring import liable_seats, piao_claim_split, sett
 _CHI_RUNS = [chi_runs(k) for k in range(NUM_KINDS)]
 """``chi_runs`` of every indicator, read by index (the cached call was most of a discard's CHI check)."""
 
+
+def _chi_pairs(indicator: int) -> bytes:
+    """``chi_runs(indicator)`` flat, for C reads: per physical discard t, six bytes, the two hand
+    kinds of each CHI in ``A.CHI_ACTIONS``' order, or 255 twice where that CHI makes no run."""
+    out = bytearray([255]) * (6 * NUM_KINDS)
+    for t, runs in enumerate(chi_runs(indicator)):
+        for a, x, y in runs:
+            k = 6 * t + 2 * (a - A.CHI_LOW)
+            out[k] = x
+            out[k + 1] = y
+    return bytes(out)
+
+
+_CHI_PAIRS = [_chi_pairs(k) for k in range(NUM_KINDS)]
+"""``_chi_pairs`` of every indicator, read by index (``HangzhouGame._chi_bits``)."""
+
 __all__ = ["RULESET", "HangzhouGame", "HangzhouMatch", "new_hand"]
 
 RULESET = "hangzhou"
@@ -327,28 +343,47 @@ class HangzhouGame(TableGame):
             return True
         return self.claims[s][d] < (3 if self.dealer in (s, d) else 2)
 
+    def _chi_bits(self, h: bytearray, t: int) -> int:
+        """The CHIs hand ``h`` has on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n
+        of its suit (bits 0, 1, 2), the hand's tiles taken by the kinds they play (a 白板 for the
+        indicator kind); 0 for none, as most discards, with no list made (C reads of the table)."""
+        pairs = _CHI_PAIRS[self.indicator]
+        bits = 0
+        i = 6 * t
+        for k in range(3):
+            x = pairs[i]
+            if x != 255 and h[x] and h[pairs[i + 1]]:
+                bits |= 1 << k
+            i += 2
+        return bits
+
     def _chis(self, h: bytearray, t: int) -> list[int]:
-        """CHI actions on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n of its suit,
-        the hand's tiles taken by the kinds they play (a 白板 for the indicator kind)."""
+        """The CHI actions of ``_chi_bits``, in order (consecutive ids from ``A.CHI_LOW``)."""
+        bits = self._chi_bits(h, t)
         out = []
-        for a, x, y in _CHI_RUNS[self.indicator][t]:  # a loop over typed names (game.pxd): C reads of h
-            if h[x] and h[y]:
-                out.append(a)
+        for k in range(3):
+            if bits >> k & 1:
+                out.append(_CHI_LOW + k)
         return out
 
     def _open_claims(self, d: int, t: int) -> None:
         """Collect every eligible seat's claim on discard ``t`` of seat ``d``, blind."""
         nxt, s2, s3 = OTHERS[d]
         h1, h2, h3 = self.hands[nxt], self.hands[s2], self.hands[s3]
-        discard_wins = self.streak >= 3
-        if not discard_wins and h1[t] < 2 and h2[t] < 2 and h3[t] < 2 and not self._chis(h1, t):
-            self._draw(nxt)  # the common case: no PENG, kong or CHI for anybody
-            return
+        asked = 7  # the seats with a claim to be offered (bits 0..2 for nxt, s2, s3): all where the
+        if self.streak < 3:  # dealer's streak lets a discard be won, else a pair of t or (nxt) a CHI
+            asked = ((1 if h1[t] >= 2 or self._chi_bits(h1, t) else 0)
+                     | (2 if h2[t] >= 2 else 0) | (4 if h3[t] >= 2 else 0))
+            if not asked:
+                self._draw(nxt)  # the common case: no PENG, kong or CHI for anybody
+                return
         options: dict[int, list[int]] = {}
         for s in (nxt, s2, s3):
-            acts = self._claim_offer(s, d, t)
-            if acts:
-                options[s] = acts
+            if asked & 1:
+                acts = self._claim_offer(s, d, t)
+                if acts:
+                    options[s] = acts
+            asked >>= 1
         if options:
             self._open_window(ClaimWindow(CLAIM, [t], d, options))
         else:
