@@ -266,3 +266,20 @@ def test_a_turn_ask_never_changes_a_pending_dict_somebody_holds(name):
     assert all(d == then for d, then in kept)
     assert all(a == then for a, then in kept_lists)
     assert all(d is not game.pending for d, _ in kept)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_held_kinds_lists_the_kinds_held_in_a_range_clipped_to_the_hand(name):
+    """``TableGame._held_kinds`` (a turn's discards; Sichuan's void suit, D1, as a range): the
+    kinds held from ``lo`` to before ``hi``, in order, a range past either end clipped, on random
+    count vectors of the ruleset's length, with and without a seat's list to refill."""
+    rs = get_ruleset(name)
+    game = rs.game(rs.as_config(rs.default_rules), seed=3)
+    n = len(game.hands[0])
+    r = random.Random(4)
+    for i in range(400):
+        h = bytearray(r.choice((0, 0, 1, 2, 4)) for _ in range(n))
+        lo, hi = r.randrange(-3, n + 3), r.randrange(-3, n + 40)
+        want = [t for t in range(max(lo, 0), min(hi, n)) if h[t]]
+        assert game._held_kinds(h, i % 4 if i % 2 else -1, lo, hi) == want, (lo, hi, list(h))
+        assert game._held_kinds(h) == [t for t in range(n) if h[t]]

@@ -47,7 +47,7 @@ cdef class TableGame:
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *",
                    kinds="int[64]")
-    cpdef list _held_kinds(self, bytearray h, int seat=*)
+    cpdef list _held_kinds(self, bytearray h, int seat=*, Py_ssize_t lo=*, Py_ssize_t hi=*)
     @cython.locals(spare=dict, at=Py_ssize_t, key="PyObject *", acts="PyObject *")
     cdef list _spare_list(self, int seat)
     @cython.locals(asked=list, spare=dict)

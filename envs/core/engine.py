@@ -409,16 +409,19 @@ class TableGame:
         for i in range(len(acts) if acts else 0):
             p[acts[i]] = 1
 
-    def _held_kinds(self, h: bytearray, seat: int = -1) -> list[int]:
-        """The kinds count vector ``h`` holds, in order (a turn's discards). ``seat``: the seat the
-        list is for, asked next by ``_ask_seat``; compiled, the list that seat was asked with last
-        is filled again where nothing but its one-seat dict holds either (reference counts, as
-        ``_ask_seat`` reads them), where a new list costs its allocation and the old one's release."""
-        if cython.compiled and len(h) <= 64:  # one C pass over the count vector through a pointer
+    def _held_kinds(self, h: bytearray, seat: int = -1, lo: int = 0, hi: int = 1 << 30) -> list[int]:
+        """The kinds count vector ``h`` holds, in order (a turn's discards), from ``lo`` to before
+        ``hi`` (by default all of them; a range clipped to ``h``). ``seat``: the seat the list is for, asked next by
+        ``_ask_seat``; compiled, the list that seat was asked with last is filled again where
+        nothing but its one-seat dict holds either (reference counts, as ``_ask_seat`` reads them),
+        where a new list costs its allocation and the old one's release."""
+        n = len(h) if hi > len(h) else hi
+        if lo < 0:
+            lo = 0
+        if cython.compiled and n <= 64:  # one C pass over the count vector through a pointer
             p = h  # (a comprehension's variable would be a Python object: its own scope, untyped),
-            n = len(h)  # the kinds held noted in a C array; the list made at its size and filled in
-            size = 0  # place from it (engine.pxd's C calls: no item to replace, no check)
-            for t in range(n):
+            size = 0  # the kinds held noted in a C array; the list made at its size and filled in
+            for t in range(lo, n):  # place from it (engine.pxd's C calls: no item to replace, no check)
                 if p[t]:
                     kinds[size] = t  # noqa: F821 - C only (engine.pxd)
                     size += 1
@@ -438,7 +441,7 @@ class TableGame:
             if size < n:
                 PyList_DelSlice(held, size, n, cython.NULL)  # noqa: F821 - del held[size:], in C (engine.pxd)
             return held
-        return list(compress(range(len(h)), h))  # the same, in C as Python
+        return list(compress(range(lo, n), h[lo:n]))  # the same, in C as Python
 
     def _spare_list(self, seat: int) -> list[int] | None:
         """Compiled: the list of ``seat``'s last one-seat ask (``_spare_dict``) where only that

@@ -2,10 +2,12 @@
 # four fields are C slots, read-only from Python (a meld never changes once made); its
 # constructor and checks run as C, where a dataclass's generated ``__init__`` stays bytecode.
 cimport cython
+from libc.string cimport memchr
 
 @cython.auto_pickle(False)  # meld.py's __reduce__: the same pickle compiled and pure
 cdef class Meld:
     cdef readonly object kind, tiles, from_seat, hidden
 
-@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *")
+@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *",
+               four=bint, three=bint)
 cpdef bint kong_possible(bytearray hand, bytearray melded) except -1

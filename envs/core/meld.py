@@ -132,19 +132,24 @@ def _shape_ok(kind: str, t: tuple[int, ...]) -> bool:
 def kong_possible(hand: bytearray, melded: bytearray) -> bool:
     """Whether a seat on its turn may have a kong to offer: a kind held four times (暗杠), or one
     held beside three melded (加杠 on its PENG; three CHIs through a kind also meld three, where the
-    caller's own look at the melds finds no PENG). Most turns have no kong: compiled, one C pass
-    over the two count vectors (the hand's length read, ``melded`` at least as long) spares them
-    the look at every meld."""
+    caller's own look at the melds finds no PENG). Most turns have no kong: no 4 in the hand and no
+    3 in ``melded`` (at least as long as the hand) says so in two scans; else one pass over both
+    count vectors (C compiled) spares the caller the look at every meld."""
     n = len(hand)
     if len(melded) < n:
         raise ValueError(f"melded has {len(melded)} counts, the hand {n}: allowed as many or more")
     p = hand  # compiled, C pointers (meld.pxd)
     q = melded
-    if not cython.compiled:  # as Python, two C scans decide most hands
-        if 4 in hand:
-            return True
-        if 3 not in melded:
-            return False
+    if cython.compiled:  # two scans decide most hands: libc's memchr (meld.pxd), as ``in`` calls it
+        four = memchr(p, 4, n) != cython.NULL  # noqa: F821 - C only
+        three = memchr(q, 3, n) != cython.NULL  # noqa: F821
+    else:
+        four = 4 in hand
+        three = 3 in melded
+    if four:
+        return True
+    if not three:
+        return False
     for t in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
         if p[t] == 4 or (p[t] and q[t] == 3):
             return True

@@ -39,7 +39,7 @@ cdef class SichuanGame(TableGame):
     @cython.locals(i=int)
     cpdef _discard_context(self, int d)
     @cython.locals(h=bytearray, t=int, found=int, m=Meld)
-    cpdef _start_turn(self, int s, after_peng=*)
+    cpdef _start_turn(self, int s, after_peng=*, int wins=*)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)
     @cython.locals(h=bytearray, o=int, waits=list, bits="long long")

@@ -313,22 +313,20 @@ class SichuanGame(TableGame):
     def _discards_all_held(self, seat: int) -> bool:
         return self.phase == DISCARD and not holds_void(self.hands[seat], self._void(seat))
 
-    def _start_turn(self, s: int, after_peng: bool = False) -> None:
+    def _start_turn(self, s: int, after_peng: bool = False, wins: int = -1) -> None:
         """Seat ``s`` holds 3n+2 tiles: discard (D1), or, unless the turn began with a PENG, win
-        and kong (D2; a kong needs a tile in the wall)."""
+        and kong (D2; a kong needs a tile in the wall). ``wins``: 1 or 0 where the caller knows
+        whether the hand is a win (a head draw, from the waits cached before it), -1 to look."""
         self.turn = s
         self._waits[s] = None  # its hand changes this turn
         h = self.hands[s]
         v = self._void(s)
-        if holds_void(h, v):
-            acts = []
-            for t in range(9 * v, 9 * v + 9):  # loops, not comprehensions: a comprehension's
-                if h[t]:  # variable is an untyped name of its own in the compiled build
-                    acts.append(t)
+        if holds_void(h, v):  # the kinds of the void suit held (D1), else every kind held: the
+            acts = self._held_kinds(h, s, 9 * v, 9 * v + 9)  # list s was asked with last, refilled
         else:
-            acts = self._held_kinds(h, s)  # every kind held (the list s was asked with last, refilled)
+            acts = self._held_kinds(h, s)
         if not after_peng:
-            if win_shape(h, len(self.melds[s]), v):
+            if win_shape(h, len(self.melds[s]), v) if wins < 0 else wins:
                 acts.append(_HU)
             if self.wall.remaining and kong_possible(h, self.melded[s]):  # a kong is rare: looked for where one may be
                 found = 0  # a kind is four held (暗杠) or added to its PENG (加杠), never both
@@ -360,12 +358,16 @@ class SichuanGame(TableGame):
             self.ordinary_draws[s] += 1
         t = self.wall.draw_tail() if tail else self.wall.draw_head()
         h = self.hands[s]
+        # A head draw's win is the drawn kind's bit in the waits cached for the hand before it
+        # (unchanged since: _wait; a drawn kind is never one held or melded four times). A kong's
+        # replacement follows a change of the hand the cache may predate: looked at afresh.
+        w = None if tail else self._waits[s]
         h[t] += 1
         self.turn_draws.append(t)
         self.replacement = tail
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             self._log_tail.append(pack(_DRAW_EVENT, s, t, 1 if tail else 0))  # the source's index in DRAW_SOURCES
-        self._start_turn(s)
+        self._start_turn(s, False, -1 if w is None else w >> t & 1)
 
     def _apply(self, seat: int, action: int, phase: str) -> None:
         opening = self.dealer_opening
