@@ -7,16 +7,25 @@
 cimport cython
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT
+from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT, Py_XDECREF
 
 cdef extern from "Python.h":
-    # PyList_SetSlice with no items (NULL): ``del a[low:high]`` in C (cpython.list declares the
-    # items an object, where NULL cannot be passed)
-    int PyList_DelSlice "PyList_SetSlice"(object a, Py_ssize_t low, Py_ssize_t high, PyObject *items) except -1
     # a borrowed pointer's reference count and type, read without taking a reference (a cast to
     # object would count one more)
     Py_ssize_t borrowed_refcount "Py_REFCNT"(PyObject *o)
     bint borrowed_is_list "PyList_CheckExact"(PyObject *o)
+    # a list's item as a borrowed pointer, and its length set (within its room: _held_kinds)
+    PyObject *list_item "PyList_GET_ITEM"(object a, Py_ssize_t i)
+    void list_set_size "Py_SET_SIZE"(object a, Py_ssize_t size)
+cdef extern from *:
+    """
+    #define cnm_list_capacity(o) (((PyListObject *)(o))->allocated)
+    #define cnm_is_borrowed(p, o) ((PyObject *)(p) == (PyObject *)(o))
+    """
+    # the items a list has room for (its allocation), read to refill it within it
+    Py_ssize_t list_capacity "cnm_list_capacity"(list a)
+    # a borrowed pointer is the object (``is``, without a reference taken)
+    bint is_borrowed "cnm_is_borrowed"(PyObject *p, object o)
 from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
@@ -65,7 +74,7 @@ cdef class TableGame:
     @cython.locals(pending=dict, acts=list)
     cpdef play_forced(self)
     cpdef _ask(self, phase, pending)
-    @cython.locals(spare=dict)
+    @cython.locals(spare=dict, at=Py_ssize_t, key="PyObject *", value="PyObject *")
     cpdef _ask_seat(self, phase, int seat, list acts)
     cpdef _open_window(self, Window window)
     cpdef _end_hand(self, result)

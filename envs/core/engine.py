@@ -434,12 +434,21 @@ class TableGame:
                     PyList_SET_ITEM(held, t, kind)  # noqa: F821
                 return held
             n = len(held)
-            for t in range(size if size < n else n):  # the old items replaced in place
-                held[t] = _SMALL_INTS[kinds[t]]  # noqa: F821
-            for t in range(n, size):
-                held.append(_SMALL_INTS[kinds[t]])  # noqa: F821
-            if size < n:
-                PyList_DelSlice(held, size, n, cython.NULL)  # noqa: F821 - del held[size:], in C (engine.pxd)
+            if size > list_capacity(held):  # noqa: F821 - C only (engine.pxd): more than it has room for
+                for t in range(n):
+                    held[t] = _SMALL_INTS[kinds[t]]  # noqa: F821
+                for t in range(n, size):
+                    held.append(_SMALL_INTS[kinds[t]])  # noqa: F821 - grown by the list itself
+                return held
+            for t in range(size):  # within its room: items set and released in C, its length set
+                kind = _SMALL_INTS[kinds[t]]  # noqa: F821 - the list's reference, set below, is its own one
+                Py_INCREF(kind)  # noqa: F821
+                if t < n:
+                    Py_XDECREF(list_item(held, t))  # noqa: F821 - the old item's reference released
+                PyList_SET_ITEM(held, t, kind)  # noqa: F821
+            for t in range(size, n):
+                Py_XDECREF(list_item(held, t))  # noqa: F821
+            list_set_size(held, size)  # noqa: F821 - its room kept: a longer refill needs no realloc
             return held
         return list(compress(range(lo, n), h[lo:n]))  # the same, in C as Python
 
@@ -587,8 +596,11 @@ class TableGame:
             if self._asked is None:
                 self._asked = [None, None, None, None]  # NUM_SEATS
             spare = self._spare_dict(seat)
-            if spare is not None:
-                spare[seat] = acts  # its one key is seat (pending is read-only): the value replaced
+            if spare is not None:  # its one key is seat (pending is read-only): its value replaced,
+                at = 0  # unless it is acts already (_held_kinds refilled that list)
+                PyDict_Next(spare, cython.address(at), cython.address(key), cython.address(value))  # noqa: F821
+                if not is_borrowed(value, acts):  # noqa: F821 - C only (engine.pxd)
+                    spare[seat] = acts
             else:
                 spare = self._asked[seat] = {seat: acts}
             self.phase = phase
