@@ -556,3 +556,19 @@ def test_a_twin_and_its_encoder_spec_pickle_by_reference(ruleset: str) -> None:
     assert back == spec and back.planes_into.__self__ is twin
     with pytest.raises(TypeError, match="cnmahjong.envs.core.planes holds no planes twin"):
         twin_in("cnmahjong.envs.core.planes")
+
+
+def test_zeroed_count_vectors_are_new_zeroed_bytearrays_of_any_size() -> None:
+    """``engine.zeroed`` (compiled: copied from a zeroed C buffer up to 64 kinds) is
+    ``bytearray(n)`` for every size, a new object each call; ``zero_counts`` gives one per seat,
+    none shared, and a change to one leaves the buffer and the others zero."""
+    from cnmahjong.envs.core.engine import NUM_SEATS, count_hands, zero_counts, zeroed
+
+    for n in (0, 1, 27, 34, 64, 65, 200):
+        a, b = zeroed(n), zeroed(n)
+        assert type(a) is bytearray and a == bytearray(n) and a is not b
+    rows = zero_counts(27)
+    assert len(rows) == NUM_SEATS and len({id(r) for r in rows}) == NUM_SEATS
+    rows[0][3] = 9
+    assert rows[1] == bytearray(27) and zeroed(27) == bytearray(27) and zero_counts(27)[0] == bytearray(27)
+    assert count_hands([[0, 0, 26], []], 27) == [bytearray([2] + [0] * 25 + [1]), bytearray(27)]

@@ -48,6 +48,8 @@ cdef class ChangshaGame(TableGame):
     @cython.locals(h=bytearray, m=Meld, out=list)
     cpdef _self_kongs(self, int s)
     cpdef _step_discard_turn(self, int s, int action)
+    @cython.locals(h=bytearray, t=Py_ssize_t)
+    cpdef int _last_kind(self, int s) except -1
     @cython.locals(h=bytearray)
     cpdef _discard(self, int s, int t)
     cpdef _draw(self, int s)

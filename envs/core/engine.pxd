@@ -5,6 +5,7 @@
 # ruleset's Python or compiled subclass). Arguments stay Python objects: the checks of ``step``
 # see exactly what the caller passed, as in the pure package.
 cimport cython
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT, Py_XDECREF
@@ -33,6 +34,11 @@ cpdef Py_ssize_t label_index(object value, tuple labels) except -1  # the log's 
 cdef dict _FACTS  # each game class's facts (engine.py), made once
 cdef tuple _LAST  # (the class asked last, its facts): a pointer compare at every step
 cdef tuple _SMALL_INTS  # _held_kinds's items
+cdef char _ZEROS[64]  # zeroed's buffer (static: zeros)
+cpdef bytearray zeroed(Py_ssize_t n)
+cpdef list zero_counts(Py_ssize_t num_kinds)
+@cython.locals(out=list, counts=bytearray, t=Py_ssize_t)
+cpdef list count_hands(object hands, Py_ssize_t num_kinds)
 @cython.locals(last=tuple)
 cpdef tuple _facts_of(object cls)  # cpdef: the tests ask it too
 

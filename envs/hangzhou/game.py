@@ -29,7 +29,7 @@ from typing import Any
 
 from cnmahjong.envs.core import engine
 from cnmahjong.envs.core.checks import int_arg
-from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame, zero_counts
 from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
 from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
 from cnmahjong.envs.core.eventlog import event_form, pack
@@ -147,10 +147,10 @@ class HangzhouGame(TableGame):
             self._log_tail.append({"type": "indicator", "tile": self.indicator})
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
-        self.melded = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
+        self.melded = zero_counts(NUM_KINDS)
         """Physical tiles in each seat's melds (hidden kongs included: the referee's count)."""
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        self.river_counts = [bytearray(NUM_KINDS) for _ in range(NUM_SEATS)]
+        self.river_counts = zero_counts(NUM_KINDS)
         self.public_log: list[int] = []
         """Append-only journal for incremental observers: ``s`` melds of seat s changed, ``4 + s``
         its river; a discard logs ``4 + s + 16 * (t + 1)``: tile ``t`` joined the river of seat s."""

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cnmahjong.envs.core import engine
-from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame, Window
+from cnmahjong.envs.core.engine import DONE, NEXT, NUM_SEATS, OTHERS, ClaimWindow, TableGame, Window, zero_counts
 from cnmahjong.envs.core.eventlog import DISCARD as _DISCARD_FORM
 from cnmahjong.envs.core.eventlog import DRAW as _DRAW_FORM
 from cnmahjong.envs.core.eventlog import pack
@@ -142,7 +142,7 @@ class SichuanGame(TableGame):
         self.events = [self._deal_event(origin, hands, wall, **extra)] if log else None
         self.hands: list[bytearray] = engine.count_hands(hands, NUM_SUITED_KINDS)
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
-        self.melded = [bytearray(NUM_SUITED_KINDS) for _ in range(NUM_SEATS)]
+        self.melded = zero_counts(NUM_SUITED_KINDS)
         self.rivers: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.payments = [0] * NUM_SEATS
         self.result: HandResult | None = None
