@@ -8,25 +8,29 @@ cimport cython
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT, Py_XDECREF
+from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT, Py_XDECREF, Py_XINCREF
 
 cdef extern from "Python.h":
     # a borrowed pointer's reference count and type, read without taking a reference (a cast to
     # object would count one more)
     Py_ssize_t borrowed_refcount "Py_REFCNT"(PyObject *o)
     bint borrowed_is_list "PyList_CheckExact"(PyObject *o)
-    # a list's item as a borrowed pointer, and its length set (within its room: _held_kinds)
-    PyObject *list_item "PyList_GET_ITEM"(object a, Py_ssize_t i)
+    # a list's length set (within its room: _held_kinds)
     void list_set_size "Py_SET_SIZE"(object a, Py_ssize_t size)
 cdef extern from *:
     """
     #define cnm_list_capacity(o) (((PyListObject *)(o))->allocated)
     #define cnm_is_borrowed(p, o) ((PyObject *)(p) == (PyObject *)(o))
+    #define cnm_list_items(o) (((PyListObject *)(o))->ob_item)
     """
     # the items a list has room for (its allocation), read to refill it within it
     Py_ssize_t list_capacity "cnm_list_capacity"(list a)
     # a borrowed pointer is the object (``is``, without a reference taken)
     bint is_borrowed "cnm_is_borrowed"(PyObject *p, object o)
+    # a list's item pointers (its room: list_capacity), written by _held_kinds's refill
+    PyObject **list_items "cnm_list_items"(list a)
+cdef extern from "Python.h":
+    PyObject *tuple_item "PyTuple_GET_ITEM"(tuple a, Py_ssize_t i)  # borrowed
 from cnmahjong.envs.core.eventlog cimport pack
 
 cpdef bint offered(legal, action) except -1  # a C call from step and the greedy players
@@ -61,7 +65,7 @@ cdef class TableGame:
     cdef list _asked  # _ask_seat's one-seat dicts, per seat: C only, no state of the hand
 
     @cython.locals(t=Py_ssize_t, n=Py_ssize_t, size=Py_ssize_t, held=list, p="const unsigned char *",
-                   kinds="int[64]")
+                   kinds="int[64]", items="PyObject **", small="PyObject *")
     cpdef list _held_kinds(self, bytearray h, int seat=*, Py_ssize_t lo=*, Py_ssize_t hi=*)
     @cython.locals(spare=dict, at=Py_ssize_t, key="PyObject *", acts="PyObject *")
     cdef list _spare_list(self, int seat)

@@ -440,14 +440,17 @@ class TableGame:
                 for t in range(n, size):
                     held.append(_SMALL_INTS[kinds[t]])  # noqa: F821 - grown by the list itself
                 return held
-            for t in range(size):  # within its room: items set and released in C, its length set
-                kind = _SMALL_INTS[kinds[t]]  # noqa: F821 - the list's reference, set below, is its own one
-                Py_INCREF(kind)  # noqa: F821
+            items = list_items(held)  # noqa: F821 - within its room: its item pointers written in C
+            for t in range(size):
+                small = tuple_item(_SMALL_INTS, kinds[t])  # noqa: F821 - borrowed: the tuple keeps them
                 if t < n:
-                    Py_XDECREF(list_item(held, t))  # noqa: F821 - the old item's reference released
-                PyList_SET_ITEM(held, t, kind)  # noqa: F821
+                    if items[t] == small:  # the same kind there already (most of a seat's last turn)
+                        continue
+                    Py_XDECREF(items[t])  # noqa: F821 - the old item's reference released
+                Py_XINCREF(small)  # noqa: F821 - the list's own reference
+                items[t] = small
             for t in range(size, n):
-                Py_XDECREF(list_item(held, t))  # noqa: F821
+                Py_XDECREF(items[t])  # noqa: F821
             list_set_size(held, size)  # noqa: F821 - its room kept: a longer refill needs no realloc
             return held
         return list(compress(range(lo, n), h[lo:n]))  # the same, in C as Python
