@@ -33,8 +33,8 @@ cdef class SichuanGame(TableGame):
     cpdef _apply(self, seat, action, phase)
     cpdef int _next_remaining(self, int s) except? -1
     cpdef _void(self, int s)
-    @cython.locals(h=bytearray, left=bytearray, t=int, need=int, low=int, unpicked=int, same_suit=int, suit=int,
-                   out=list)
+    @cython.locals(h=bytearray, left="int[27]", p="const unsigned char *", t=int, need=int, low=int, unpicked=int,
+                   same_suit=int, suit=int, out=list)
     cpdef list _swap_options(self, int seat, picks)
     @cython.locals(i=int)
     cpdef _discard_context(self, int d)
@@ -42,7 +42,7 @@ cdef class SichuanGame(TableGame):
     cpdef _start_turn(self, int s, after_peng=*, int wins=*)
     @cython.locals(h=bytearray, t=int)
     cpdef _draw(self, int s, tail=*)
-    @cython.locals(h=bytearray, o=int, waits=list, bits="long long")
+    @cython.locals(h=bytearray, o=int, waits=list, bits="long long", hands=list, out=list, held=bytearray)
     cpdef _discard(self, int s, int t)
     @cython.locals(h=bytearray, n=int, peng=bint, gang=bint, acts=list)
     cpdef _claim_options(self, int o, int t, ctx)

@@ -18,6 +18,11 @@ are ``cnmahjong.envs.core.engine``'s; this module holds Sichuan's rules:
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -223,9 +228,17 @@ class SichuanGame(TableGame):
         low = picks[-1] if picks else 0
         same_suit = 1 if self.config.huan_same_suit else 0
         suit = picks[0] // 9 if same_suit and picks else -1  # the first pick's suit binds the rest
-        left = bytearray(h)  # the copies of each kind not picked yet (each pick was one held)
+        if len(h) != NUM_SUITED_KINDS:
+            raise ValueError(f"seat {seat}'s hand has {len(h)} counts, allowed {NUM_SUITED_KINDS}")
+        if cython.compiled:  # the copies of each kind not picked yet (each pick was one held): in a C
+            p = h  # array (game.pxd), NUM_SUITED_KINDS a literal
+            for t in range(27):
+                left[t] = p[t]  # noqa: F821 - C only
+        else:
+            left = bytearray(h)
         for t in picks:
-            left[t] -= 1
+            if 0 <= t < NUM_SUITED_KINDS:
+                left[t] -= 1
         out = []
         unpicked = 0  # unpicked tiles from t to its pool's end (its suit's with huan_same_suit, else the last kind)
         for t in range(NUM_SUITED_KINDS - 1, low - 1, -1):  # downwards: one addition a kind
@@ -392,12 +405,15 @@ class SichuanGame(TableGame):
         self._offer_fan = {}
         ctx = None  # made for the first seat with a claim to offer (most discards have none)
         waits = self._waits  # the cached waits read here (compiled: C integers), _wait only to make them
+        hands = self.hands
+        out = self.out
         for o in OTHERS[s]:
-            if o in self.out:
+            if o in out:
                 continue
             w = waits[o]
             bits = self._wait(o) if w is None else w
-            if not bits >> t & 1 and self.hands[o][t] < 2:  # no win on t, no PENG or kong of it
+            held = hands[o]  # compiled, a bytearray read in C
+            if not bits >> t & 1 and held[t] < 2:  # no win on t, no PENG or kong of it
                 continue
             if ctx is None:
                 ctx = self._discard_context(s)
