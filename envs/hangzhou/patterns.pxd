@@ -1,6 +1,7 @@
 # C signatures of the pattern functions the game calls on every turn and claim (pure-Python mode,
 # as ``envs/core/shapes.pxd``): the game calls them, and they call the wildcard tables, in C.
 cimport cython
+from libc.string cimport memcpy
 from cnmahjong.envs.core.wild cimport complete, sets_need
 
 cpdef int natural_kind(int t, int indicator)

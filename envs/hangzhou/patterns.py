@@ -68,9 +68,10 @@ def natural(counts: Sequence[int], indicator: int) -> tuple[bytes, int]:
     a game's count vector (34 bytes) is copied in a C buffer and made bytes once (patterns.pxd)."""
     if cython.compiled and (type(counts) is bytearray or type(counts) is bytes) and len(counts) == 34 \
             and 0 <= indicator < 34:  # NUM_KINDS (literals for C)
-        p = counts  # buf: patterns.pxd's C buffer (this branch runs compiled only)
-        for k in range(34):  # the indicator kind plays the 白板's count, the 白板 (kind 33: WHITE) none
-            buf[k] = 0 if k == 33 else p[33] if k == indicator else p[k]  # noqa: F821
+        p = counts  # buf: patterns.pxd's C buffer (this branch runs compiled only), copied whole,
+        memcpy(buf, p, 34)  # noqa: F821 - then as below: the indicator kind plays the 白板's count,
+        buf[indicator] = p[33]  # noqa: F821 - the 白板 (kind 33: WHITE) none (both lines clear it
+        buf[33] = 0  # noqa: F821 - when the indicator is 白板)
         return buf[:34], p[indicator]  # noqa: F821
     b = bytearray(counts)
     w = b[indicator]
