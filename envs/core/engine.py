@@ -453,7 +453,9 @@ class TableGame:
                 Py_XDECREF(items[t])  # noqa: F821
             list_set_size(held, size)  # noqa: F821 - its room kept: a longer refill needs no realloc
             return held
-        return list(compress(range(lo, n), h[lo:n]))  # the same, in C as Python
+        if lo == 0 and n == len(h):  # the same, in C as Python (a range: its slice)
+            return list(compress(range(n), h))
+        return list(compress(range(lo, n), h[lo:n]))
 
     def _spare_list(self, seat: int) -> list[int] | None:
         """Compiled: the list of ``seat``'s last one-seat ask (``_spare_dict``) where only that

@@ -16,6 +16,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
     from cnmahjong.envs.core import no_cython as cython
 
 from dataclasses import FrozenInstanceError
+from itertools import compress
 from typing import Any
 
 from cnmahjong.envs.core.tiles import NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
@@ -149,6 +150,11 @@ def kong_possible(hand: bytearray, melded: bytearray) -> bool:
     if four:
         return True
     if not three:
+        return False
+    if not cython.compiled:  # as Python, only the kinds melded three times, picked by builtins
+        for t in compress(range(n), map((3).__eq__, melded)):  # noqa: SIM110 - no generator (cpdef)
+            if hand[t]:
+                return True
         return False
     for t in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
         if p[t] == 4 or (p[t] and q[t] == 3):

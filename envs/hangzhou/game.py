@@ -24,6 +24,11 @@ this module holds Hangzhou's rules:
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -347,8 +352,13 @@ class HangzhouGame(TableGame):
         """The CHIs hand ``h`` has on discard ``t`` (natural kind n): runs n..n+2, n-1..n+1, n-2..n
         of its suit (bits 0, 1, 2), the hand's tiles taken by the kinds they play (a 白板 for the
         indicator kind); 0 for none, as most discards, with no list made (C reads of the table)."""
-        pairs = _CHI_PAIRS[self.indicator]
         bits = 0
+        if not cython.compiled:  # as Python, the few runs of chi_runs' own table iterated
+            for a, x, y in _CHI_RUNS[self.indicator][t]:
+                if h[x] and h[y]:
+                    bits |= 1 << (a - _CHI_LOW)
+            return bits
+        pairs = _CHI_PAIRS[self.indicator]
         i = 6 * t
         for k in range(3):
             x = pairs[i]
