@@ -7,8 +7,8 @@
 cimport cython
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from cpython.dict cimport PyDict_Next
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport PyObject, Py_INCREF, Py_REFCNT, Py_XDECREF, Py_XINCREF
+from cpython.list cimport PyList_New
+from cpython.ref cimport PyObject, Py_REFCNT, Py_XDECREF, Py_XINCREF
 
 cdef extern from "Python.h":
     # a borrowed pointer's reference count and type, read without taking a reference (a cast to

@@ -411,10 +411,10 @@ class TableGame:
 
     def _held_kinds(self, h: bytearray, seat: int = -1, lo: int = 0, hi: int = 1 << 30) -> list[int]:
         """The kinds count vector ``h`` holds, in order (a turn's discards), from ``lo`` to before
-        ``hi`` (by default all of them; a range clipped to ``h``). ``seat``: the seat the list is for, asked next by
-        ``_ask_seat``; compiled, the list that seat was asked with last is filled again where
-        nothing but its one-seat dict holds either (reference counts, as ``_ask_seat`` reads them),
-        where a new list costs its allocation and the old one's release."""
+        ``hi`` (by default all of them; a range clipped to ``h``). ``seat``: the seat the list is
+        for, asked next by ``_ask_seat``; compiled, the list that seat was asked with last is filled
+        again where nothing but its one-seat dict holds either (reference counts, as ``_ask_seat``
+        reads them), where a new list costs its allocation and the old one's release."""
         n = len(h) if hi > len(h) else hi
         if lo < 0:
             lo = 0
@@ -426,20 +426,17 @@ class TableGame:
                     kinds[size] = t  # noqa: F821 - C only (engine.pxd)
                     size += 1
             held = self._spare_list(seat)
-            if held is None:
+            if held is None:  # a new list made at its size, its items written below (NULL until then)
                 held = PyList_New(size)  # noqa: F821
-                for t in range(size):
-                    kind = _SMALL_INTS[kinds[t]]  # noqa: F821 - the list's reference, set below, is its own one
-                    Py_INCREF(kind)  # noqa: F821
-                    PyList_SET_ITEM(held, t, kind)  # noqa: F821
-                return held
-            n = len(held)
-            if size > list_capacity(held):  # noqa: F821 - C only (engine.pxd): more than it has room for
-                for t in range(n):
-                    held[t] = _SMALL_INTS[kinds[t]]  # noqa: F821
-                for t in range(n, size):
-                    held.append(_SMALL_INTS[kinds[t]])  # noqa: F821 - grown by the list itself
-                return held
+                n = 0
+            else:
+                n = len(held)
+                if size > list_capacity(held):  # noqa: F821 - C only (engine.pxd): more than it has room for
+                    for t in range(n):
+                        held[t] = _SMALL_INTS[kinds[t]]  # noqa: F821
+                    for t in range(n, size):
+                        held.append(_SMALL_INTS[kinds[t]])  # noqa: F821 - grown by the list itself
+                    return held
             items = list_items(held)  # noqa: F821 - within its room: its item pointers written in C
             for t in range(size):
                 small = tuple_item(_SMALL_INTS, kinds[t])  # noqa: F821 - borrowed: the tuple keeps them

@@ -8,6 +8,5 @@ from libc.string cimport memchr
 cdef class Meld:
     cdef readonly object kind, tiles, from_seat, hidden
 
-@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *",
-               four=bint, three=bint)
+@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *")
 cpdef bint kong_possible(bytearray hand, bytearray melded) except -1

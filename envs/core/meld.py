@@ -139,22 +139,18 @@ def kong_possible(hand: bytearray, melded: bytearray) -> bool:
     n = len(hand)
     if len(melded) < n:
         raise ValueError(f"melded has {len(melded)} counts, the hand {n}: allowed as many or more")
-    p = hand  # compiled, C pointers (meld.pxd)
-    q = melded
-    if cython.compiled:  # two scans decide most hands: libc's memchr (meld.pxd), as ``in`` calls it
-        four = memchr(p, 4, n) != cython.NULL  # noqa: F821 - C only
-        three = memchr(q, 3, n) != cython.NULL  # noqa: F821
-    else:
-        four = 4 in hand
-        three = 3 in melded
-    if four:
-        return True
-    if not three:
-        return False
-    if not cython.compiled:  # as Python, only the kinds melded three times, picked by builtins
+    if not cython.compiled:  # as Python, builtins: the scan for a 4, then the kinds melded three times
+        if 4 in hand:
+            return True
         for t in compress(range(n), map((3).__eq__, melded)):  # noqa: SIM110 - no generator (cpdef)
             if hand[t]:
                 return True
+        return False
+    p = hand  # C pointers (meld.pxd): libc's memchr scans as ``in`` does, then one pass over both
+    q = melded
+    if memchr(p, 4, n) != cython.NULL:  # noqa: F821 - C only
+        return True
+    if memchr(q, 3, n) == cython.NULL:  # noqa: F821
         return False
     for t in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
         if p[t] == 4 or (p[t] and q[t] == 3):

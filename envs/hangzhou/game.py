@@ -51,11 +51,11 @@ _CHI_RUNS = [chi_runs(k) for k in range(NUM_KINDS)]
 """``chi_runs`` of every indicator, read by index (the cached call was most of a discard's CHI check)."""
 
 
-def _chi_pairs(indicator: int) -> bytes:
-    """``chi_runs(indicator)`` flat, for C reads: per physical discard t, six bytes, the two hand
+def _chi_pairs(table: tuple[tuple[tuple[int, int, int], ...], ...]) -> bytes:
+    """A ``chi_runs`` table flat, for C reads: per physical discard t, six bytes, the two hand
     kinds of each CHI in ``A.CHI_ACTIONS``' order, or 255 twice where that CHI makes no run."""
     out = bytearray([255]) * (6 * NUM_KINDS)
-    for t, runs in enumerate(chi_runs(indicator)):
+    for t, runs in enumerate(table):
         for a, x, y in runs:
             k = 6 * t + 2 * (a - A.CHI_LOW)
             out[k] = x
@@ -63,8 +63,8 @@ def _chi_pairs(indicator: int) -> bytes:
     return bytes(out)
 
 
-_CHI_PAIRS = [_chi_pairs(k) for k in range(NUM_KINDS)]
-"""``_chi_pairs`` of every indicator, read by index (``HangzhouGame._chi_bits``)."""
+_CHI_PAIRS = [_chi_pairs(runs) for runs in _CHI_RUNS]
+"""``_CHI_RUNS`` flat (``_chi_pairs``), per indicator: ``HangzhouGame._chi_bits`` compiled."""
 
 __all__ = ["RULESET", "HangzhouGame", "HangzhouMatch", "new_hand"]
 

@@ -237,8 +237,9 @@ class SichuanGame(TableGame):
         else:
             left = bytearray(h)
         for t in picks:
-            if 0 <= t < NUM_SUITED_KINDS:
-                left[t] -= 1
+            if not 0 <= t < NUM_SUITED_KINDS:
+                raise ValueError(f"seat {seat}'s pick {t}: allowed kinds 0..{NUM_SUITED_KINDS - 1}")
+            left[t] -= 1
         out = []
         unpicked = 0  # unpicked tiles from t to its pool's end (its suit's with huan_same_suit, else the last kind)
         for t in range(NUM_SUITED_KINDS - 1, low - 1, -1):  # downwards: one addition a kind
