@@ -24,6 +24,11 @@ this module holds Changsha's state machine.
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # the pure package without Cython: the C declarations do nothing
+    from cnmahjong.envs.core import no_cython as cython
+
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -438,8 +443,10 @@ class ChangshaGame(TableGame):
             acts = self._held_kinds(h, s)  # every kind held (the list s was asked with last, refilled)
         if win is not None:
             acts.append(_HU)
-        # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare)
-        if kong_possible(h, self.melded[s]) and self._kong_wall_ok():
+        # a kong needs four of a kind in hand or a PENG to add to (checked first: it is rare; as
+        # Python, two tests where a call costs more)
+        if (kong_possible(h, self.melded[s]) if cython.compiled else 4 in h or self.melds[s]) \
+                and self._kong_wall_ok():
             kongs = self._self_kongs(s)
             for t, kind in kongs:
                 if not locked:

@@ -142,6 +142,8 @@ def kong_possible(hand: bytearray, melded: bytearray) -> bool:
     if not cython.compiled:  # as Python, builtins: the scan for a 4, then the kinds melded three times
         if 4 in hand:
             return True
+        if 3 not in melded:  # no PENG (most turns): no kind to look at
+            return False
         for t in compress(range(n), map((3).__eq__, melded)):  # noqa: SIM110 - no generator (cpdef)
             if hand[t]:
                 return True

@@ -253,7 +253,8 @@ class HangzhouGame(TableGame):
         n_melds = len(self.melds[s])
         # a win needs a drawn tile, or the dealer's dealt 14 before anything public happened
         win = (self.drawn is not None or not self.public_log) and win_counts(h, self.indicator, n_melds)
-        if kong_possible(h, self.melded[s]) and self._kong_ok():  # a kong is rare: looked for only when possible
+        # a kong is rare: looked for only where one may be (as Python, two tests: a call costs more)
+        if (kong_possible(h, self.melded[s]) if cython.compiled else 4 in h or n_melds) and self._kong_ok():
             held = len(acts)
             if 4 in h:
                 acts += [A.gang(t) for t in _KINDS if h[t] == 4]

@@ -342,7 +342,9 @@ class SichuanGame(TableGame):
         if not after_peng:
             if win_shape(h, len(self.melds[s]), v) if wins < 0 else wins:
                 acts.append(_HU)
-            if self.wall.remaining and kong_possible(h, self.melded[s]):  # a kong is rare: looked for where one may be
+            # a kong is rare: looked for only where one may be (as Python, two tests: a call costs more)
+            if self.wall.remaining and (kong_possible(h, self.melded[s]) if cython.compiled
+                                        else 4 in h or self.melds[s]):
                 found = 0  # a kind is four held (暗杠) or added to its PENG (加杠), never both
                 if 4 in h:  # 暗杠: four held, outside the void
                     for t in range(NUM_SUITED_KINDS):
