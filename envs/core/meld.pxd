@@ -8,5 +8,10 @@ from libc.string cimport memchr
 cdef class Meld:
     cdef readonly object kind, tiles, from_seat, hidden
 
-@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *")
+# a meld's shape: a C function (its one caller, Meld's constructor, calls it in C)
+@cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, a=int, k=int, lo=int, hi=int, suited=int)
+cdef bint _shape_ok(object kind, object t) except -1
+
+@cython.locals(n=cython.Py_ssize_t, t=cython.Py_ssize_t, p="const unsigned char *", q="const unsigned char *",
+               r="const void *")
 cpdef bint kong_possible(bytearray hand, bytearray melded) except -1

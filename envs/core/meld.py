@@ -19,7 +19,7 @@ from dataclasses import FrozenInstanceError
 from itertools import compress
 from typing import Any
 
-from cnmahjong.envs.core.tiles import NUM_KINDS, NUM_SUITED_KINDS, check_kind, format
+from cnmahjong.envs.core.tiles import NUM_KINDS, check_kind, format
 
 # Meld kinds (面子): 吃 CHI, 碰 PENG, 明杠 (a kong on a discard), 加杠 (a fourth added to a
 # PENG), 暗杠 (a concealed kong of four held).
@@ -53,8 +53,9 @@ class Meld:
         """A meld that cannot exist is refused here, whoever makes it (a scenario, a test)."""
         if kind not in MELD_KINDS:
             raise ValueError(f"unknown meld kind {kind!r}: allowed {MELD_KINDS}")
-        for k in tiles:
-            check_kind(k, NUM_KINDS)
+        for k in tiles:  # check_kind's own first test here (C compiled: no call for a good kind)
+            if type(k) is not int or not 0 <= k < 34:  # NUM_KINDS (a literal for C)
+                check_kind(k, NUM_KINDS)
         if not _shape_ok(kind, tiles):
             raise ValueError(f"tiles {format(tiles)} do not form a {kind} meld")
         if cython.compiled:  # C fields, read-only from Python
@@ -105,25 +106,33 @@ class Meld:
         return self.kind in KONG_KINDS
 
 
-@cython.locals(n=cython.Py_ssize_t, a=int, b=int, c=int, lo=int, hi=int, suited=int)
 def _shape_ok(kind: str, t: tuple[int, ...]) -> bool:
     """Three equal tiles for a PENG, four for a kong; a CHI is a run of one suit, where a 白板
     may fill any one place of the run (it plays the indicator kind, Hangzhou §1). ``t``'s kinds
     are checked already (ints below ``NUM_KINDS``)."""
     n = len(t)
-    if kind != CHI:
-        return n == (3 if kind == PENG else 4) and t.count(t[0]) == n
+    if kind != CHI:  # one kind n times (a C loop compiled: no tuple method called)
+        if n != (3 if kind == PENG else 4):
+            return False
+        a = t[0]
+        for i in range(1, n):  # noqa: SIM110 - a C loop (a generator would not be typed)
+            if t[i] != a:
+                return False
+        return True
     if n != 3:
         return False
-    a, b, c = t[0], t[1], t[2]
-    if a in (b, c) or b == c:
+    if t[0] == t[1] or t[0] == t[2] or t[1] == t[2]:
         return False
-    lo, hi, suited = NUM_KINDS, -1, 0
-    for k in (a, b, c):
-        if k < NUM_SUITED_KINDS:
+    lo, hi, suited = 34, -1, 0  # NUM_KINDS (literals for C here: no Python int made)
+    for i in range(3):
+        k = t[i]
+        if k < 27:  # NUM_SUITED_KINDS
             suited += 1
-            lo, hi = min(lo, k), max(hi, k)
-        elif k != WHITE:
+            if k < lo:
+                lo = k
+            if k > hi:
+                hi = k
+        elif k != 33:  # WHITE
             return False
     if suited == 3:
         return lo // 9 == hi // 9 and hi - lo == 2
@@ -134,8 +143,9 @@ def kong_possible(hand: bytearray, melded: bytearray) -> bool:
     """Whether a seat on its turn may have a kong to offer: a kind held four times (暗杠), or one
     held beside three melded (加杠 on its PENG; three CHIs through a kind also meld three, where the
     caller's own look at the melds finds no PENG). Most turns have no kong: no 4 in the hand and no
-    3 in ``melded`` (at least as long as the hand) says so in two scans; else one pass over both
-    count vectors (C compiled) spares the caller the look at every meld."""
+    3 in ``melded`` (at least as long as the hand) says so in two scans; else the kinds melded three
+    times are looked at in the hand (compiled, each found by memchr), which spares the caller the
+    look at every meld."""
     n = len(hand)
     if len(melded) < n:
         raise ValueError(f"melded has {len(melded)} counts, the hand {n}: allowed as many or more")
@@ -148,13 +158,17 @@ def kong_possible(hand: bytearray, melded: bytearray) -> bool:
             if hand[t]:
                 return True
         return False
-    p = hand  # C pointers (meld.pxd): libc's memchr scans as ``in`` does, then one pass over both
+    p = hand  # C pointers (meld.pxd): libc's memchr scans as ``in`` does
     q = melded
     if memchr(p, 4, n) != cython.NULL:  # noqa: F821 - C only
         return True
-    if memchr(q, 3, n) == cython.NULL:  # noqa: F821
-        return False
-    for t in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
-        if p[t] == 4 or (p[t] and q[t] == 3):
+    t = 0  # each kind melded three times found by memchr (a PENG or two: no pass over every kind)
+    while t < n:
+        r = memchr(q + t, 3, n - t)  # noqa: F821
+        if r == cython.NULL:
+            return False
+        t = cython.cast("const unsigned char *", r) - q
+        if p[t]:
             return True
+        t += 1
     return False
