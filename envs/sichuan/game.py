@@ -688,7 +688,7 @@ class SichuanGame(TableGame):
                                                         self._wait(s))
             if fmax is not None:
                 fans[s] = fmax
-        transfers = scoring.exhaustion_payments(classes, fans, self.ledger, self.config)
+        transfers = scoring._exhaustion_payments(classes, fans, self.ledger, self.config)  # its own: unchecked
         self._pay(transfers)
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             self._log_tail.append({"type": "exhaust", "classes": {str(k): v for k, v in classes.items()},

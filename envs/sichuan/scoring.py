@@ -57,7 +57,11 @@ def _seats(values: Iterable[object], name: str) -> list[int]:
 
 def value(fan: int, config: RuleConfig) -> int:
     """§5: ``V(F) = base × 2**min(F, cap_fan)`` (``base × 2**F`` with no cap)."""
-    fan = int_arg(fan, "fan", low=0)
+    return _value(int_arg(fan, "fan", low=0), config)
+
+
+def _value(fan: int, config: RuleConfig) -> int:
+    """``value`` past its check: ``fan`` an int, 0 or more."""
     cap = config.cap_fan
     return config.base * 2 ** (fan if cap is None else min(fan, cap))
 
@@ -165,15 +169,33 @@ def exhaustion_payments(classes: Mapping[int, str], dajiao_fan: Mapping[int, int
     ready = [s for s in rest if classes[s] == READY]
     if sorted(dajiao_fan) != ready:
         raise ValueError(f"dajiao_fan must give the Fmax of exactly the ready seats {ready}, got {sorted(dajiao_fan)}")
-    huazhu = [s for s in rest if classes[s] == HUAZHU_CLASS]
-    not_ready = [s for s in rest if classes[s] == NOT_READY]
+    fans = {r: int_arg(dajiao_fan[r], "fan", low=0) for r in ready}
+    return _exhaustion_payments({s: classes[s] for s in rest}, fans, ledger, config)
+
+
+def _exhaustion_payments(classes: dict[int, str], dajiao_fan: dict[int, int], ledger: Sequence[KongEntry],
+                         config: RuleConfig) -> list[Transfer]:
+    """``exhaustion_payments`` past its checks (the game's own classes and Fmax: ``classes`` keyed
+    by the remaining seats in ascending order, ``dajiao_fan`` ints for exactly its ready seats)."""
+    huazhu = []
+    not_ready = []
+    ready = []
+    for s, c in classes.items():
+        if c == READY:
+            ready.append(s)
+        elif c == NOT_READY:
+            not_ready.append(s)
+        else:
+            huazhu.append(s)
     out = []
-    fine = config.base * 2 ** config.huazhu_exponent
-    out += [Transfer(h, s, fine, HUAZHU) for h in huazhu for s in rest if classes[s] != HUAZHU_CLASS]
-    out += [Transfer(n, r, value(dajiao_fan[r], config), DAJIAO) for n in not_ready for r in ready]
-    if config.tuishui:
+    if huazhu:
+        fine = config.base * 2 ** config.huazhu_exponent
+        out += [Transfer(h, s, fine, HUAZHU) for h in huazhu for s in classes if classes[s] != HUAZHU_CLASS]
+    if not_ready:
+        out += [Transfer(n, r, _value(dajiao_fan[r], config), DAJIAO) for n in not_ready for r in ready]
+    if config.tuishui and (huazhu or not_ready):
         out += [Transfer(e.owner, e.payer, e.amount, TUISHUI) for e in ledger
-                if e.owner in huazhu + not_ready and e.payer in rest]
+                if (e.owner in huazhu or e.owner in not_ready) and e.payer in classes]
     return out
 
 
