@@ -229,6 +229,25 @@ def test_table_shanten_equals_the_pareto_shanten():
                     == shapes._pareto_honours_one_changed(h, melds, delta) == public(h, melds)
 
 
+def test_in_tables_is_its_definition():
+    """``_in_tables`` (compiled: eight counts a word) says exactly whether ``b`` is ``n`` counts of
+    0..4 totalling at most 14 with ``delta`` added: random vectors of 27 and 34 counts, some with a
+    count past 4 (up to 255) in any place of a word, and the wrong length."""
+    rng = random.Random(8)
+    for _ in range(20000):
+        n = rng.choice((27, 34))
+        b = bytearray(n)
+        for _ in range(rng.randrange(17)):
+            b[rng.randrange(n)] += 1
+        if rng.random() < 0.3:
+            b[rng.randrange(n)] = rng.choice((5, 6, 127, 128, 132, 133, 200, 255))
+        delta = rng.randrange(-2, 3)
+        want = all(x <= 4 for x in b) and sum(b) + max(delta, 0) <= 14
+        assert shapes._in_tables(bytes(b), n, delta) is want
+        assert shapes._in_tables(b, n, delta) is want
+        assert shapes._in_tables(bytes(b), 61 - n, delta) is False  # 27 <-> 34: the wrong length
+
+
 def test_entry_classes_group_exactly_the_entries_read_alike():
     """Each entry made has a class (``_CLASSES``, 1..255), and two entries share one exactly when
     their bytes read alike as ``_shanten_against`` reads them (each at most 5): the class memo of

@@ -8,12 +8,14 @@ cimport cython
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from libc.string cimport memcpy
 
 cpdef object count_bytes(object c)
 cpdef object counts_for(object c, Py_ssize_t n, str what=*)
 cpdef bint is_standard(c) except -1
 cpdef bint is_seven_pairs(c) except -1
 cpdef long long hand_wait_mask(c, melded, int num_melds, long long add=*, long long remove=*) except? -1
+cdef unsigned long long _BYTE_ONES, _PAST_4  # _in_tables' word steps
 cpdef bint _in_tables(b, int n, int delta) except -1
 cpdef int _group_index(b, int lo, int width) except -1
 cpdef list standard_shanten_after_draw(c, int melds=*)

@@ -1091,17 +1091,35 @@ def _warm(table: bytearray, width: int, waits: bytearray | None) -> int:
     return made
 
 
+_BYTE_ONES = 0x0101010101010101
+"""One in each byte of a 64-bit word (C constants compiled, ``shapes.pxd``): ``_in_tables``."""
+_PAST_4 = 0x7B7B7B7B7B7B7B7B
+"""Added to a byte of 0..132, 0x7b sets its top bit exactly where the byte is past 4."""
+
+
 @cython.locals(k=cython.int, x=cython.int, total=cython.int, limit=cython.int,
-               p=cython.p_uchar)  # the arguments: shapes.pxd
+               p=cython.p_uchar, word=cython.ulonglong, i=cython.int)  # the arguments: shapes.pxd
 def _in_tables(b: bytes, n: int, delta: int) -> bool:
     """Whether ``b`` is ``n`` counts of 0..4 whose total, ``delta`` added, stays within 14 tiles
-    (what the tables cover; read through a C pointer only after the length check)."""
+    (what the tables cover; read through a C pointer only after the length check). Compiled,
+    eight counts a step: a count past 4 sets its top bit in ``word + _PAST_4`` (a count of 128 or
+    more has it already), and while none is past 4 the eight add up in the top byte of
+    ``word * _BYTE_ONES`` (32 at most: no carry out of it)."""
     if len(b) != n:
         return False
     p = b
     total = 0
-    for k in range(n):
-        x = p[k]
+    k = 0
+    word = 0
+    if cython.compiled:
+        while k + 8 <= n:
+            memcpy(cython.address(word), p + k, 8)  # noqa: F821 - C only (shapes.pxd): an unaligned load
+            if ((word + _PAST_4) | word) >> 7 & _BYTE_ONES:
+                return False
+            total += (word * _BYTE_ONES) >> 56
+            k += 8
+    for i in range(k, n):
+        x = p[i]
         if x > 4:
             return False
         total += x
