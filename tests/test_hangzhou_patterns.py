@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from cnmahjong.envs.core.meld import Meld
 from cnmahjong.envs.core.tiles import parse
 from cnmahjong.envs.core.wall import HONOURS_WALL_SIZE, Wall, shuffled
+from cnmahjong.envs.core.wild import complete
 from cnmahjong.envs.hangzhou.patterns import (
     WHITE,
     WinReading,
@@ -115,6 +116,32 @@ def test_caishen_as_a_fifth_copy_section1():
     """§1 decision: a 财神 may stand for a fifth copy of a kind whose four copies are held."""
     assert is_win("1111m999p999s999m5z", indicator=k("5z"))
     assert brute.is_win(T("1111m999p999s999m5z"), 0, k("5z"))
+
+
+def test_win_counts_of_a_games_bytearray_is_the_natural_counts_test_section3():
+    """§3: ``win_counts`` of a game's bytearray (compiled: its natural counts in one module buffer)
+    answers as ``complete`` of ``natural``'s bytes (a list takes that path): random hands of 14 and
+    fewer tiles (melds), seven-pair-rich ones, and counts past 4 (outside the tables), every
+    indicator; and the brute force agrees on the real hands."""
+    rng = random.Random(11)
+    for i in range(3000):
+        melds = rng.randrange(5) if i % 3 else 0
+        size = 14 - 3 * melds
+        counts = [0] * 34
+        while sum(counts) < size:
+            t = rng.randrange(34) if i % 4 else rng.randrange(7)  # few kinds: pairs and triplets
+            if counts[t] < 4:
+                counts[t] += 1
+        if i % 10 == 0:
+            counts[rng.randrange(34)] = rng.choice((5, 6, 9))  # not a hand: the dict path
+        indicator = rng.randrange(34)
+        b, w = natural(counts, indicator)
+        want = complete(b, w, not melds)
+        assert win_counts(bytearray(counts), indicator, melds) is want
+        assert win_counts(list(counts), indicator, melds) is want
+        if i % 10 and i % 4 == 0:
+            tiles = [t for t in range(34) for _ in range(counts[t])]
+            assert brute.is_win(tiles, melds, indicator) == want
 
 
 def test_waits_leave_out_kinds_whose_every_copy_in_play_is_held_section1():

@@ -24,6 +24,7 @@ except ImportError:  # the pure package without Cython: the C declarations do no
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from cnmahjong.envs.core import wild
 from cnmahjong.envs.core.checks import bool_arg
@@ -58,9 +59,22 @@ def natural_kind(t: int, indicator: int) -> int:
     return indicator if t == WHITE and indicator != WHITE else t
 
 
+_NATURAL = bytearray(NUM_KINDS)
+"""``win_counts``' natural counts, written again at each compiled call (never handed out)."""
+
+
 def in_play(t: int, indicator: int) -> int:
     """Copies of physical kind ``t`` in play: 3 for the indicator kind (one is turned up)."""
     return COPIES - 1 if t == indicator else COPIES
+
+
+def _natural_into(q: Any, p: Any, indicator: int) -> None:
+    """``natural``'s counts of the 34 physical counts at C pointer ``p``, written at ``q`` (compiled
+    only): copied whole, then as ``natural``'s Python lines: the indicator kind plays the 白板's
+    count, the 白板 (kind 33: WHITE) none (both lines clear it when the indicator is 白板)."""
+    memcpy(q, p, 34)  # noqa: F821 - C only (patterns.pxd)
+    q[indicator] = p[33]
+    q[33] = 0
 
 
 def natural(counts: Sequence[int], indicator: int) -> tuple[bytes, int]:
@@ -68,10 +82,8 @@ def natural(counts: Sequence[int], indicator: int) -> tuple[bytes, int]:
     a game's count vector (34 bytes) is copied in a C buffer and made bytes once (patterns.pxd)."""
     if cython.compiled and (type(counts) is bytearray or type(counts) is bytes) and len(counts) == 34 \
             and 0 <= indicator < 34:  # NUM_KINDS (literals for C)
-        p = counts  # buf: patterns.pxd's C buffer (this branch runs compiled only), copied whole,
-        memcpy(buf, p, 34)  # noqa: F821 - then as below: the indicator kind plays the 白板's count,
-        buf[indicator] = p[33]  # noqa: F821 - the 白板 (kind 33: WHITE) none (both lines clear it
-        buf[33] = 0  # noqa: F821 - when the indicator is 白板)
+        p = counts  # buf: patterns.pxd's C buffer (this branch runs compiled only)
+        _natural_into(buf, p, indicator)  # noqa: F821
         return buf[:34], p[indicator]  # noqa: F821
     b = bytearray(counts)
     w = b[indicator]
@@ -152,7 +164,16 @@ def _plays(n: int, indicator: int) -> int:
 # ------------------------------------------------------------ count-vector forms
 def win_counts(c: Sequence[int], indicator: int, melds: int = 0) -> bool:
     """§3: the physical concealed counts ``c`` (3n+2 tiles) with ``melds`` melds are a win:
-    standard form, or seven pairs when there are no melds."""
+    standard form, or seven pairs when there are no melds. Compiled, a game's count vector's
+    natural counts are written into one module buffer (``_NATURAL``, patterns.pxd) and tested
+    there, where ``natural`` makes a bytes object and a tuple at every turn of a hand; counts the
+    tables do not cover (a count past 4) take ``natural``'s bytes (the dict path needs them)."""
+    if cython.compiled and type(c) is bytearray and len(c) == 34 and 0 <= indicator < 34:  # NUM_KINDS
+        p = c
+        q = _NATURAL
+        _natural_into(q, p, indicator)
+        if _in_tables(_NATURAL, 34, 0):  # noqa: F821 - C only (patterns.pxd)
+            return complete(_NATURAL, p[indicator], not melds)
     b, w = natural(c, indicator)
     return complete(b, w, not melds)
 
