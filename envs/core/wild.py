@@ -246,14 +246,14 @@ def standard_need(b: bytes) -> int:
     return s0 + s1 + s2 + s3 + min(d0, d1, d2, d3)
 
 
-def complete(b: bytes, w: int, seven_pairs: bool) -> bool:
+def complete(b: bytes | bytearray, w: int, seven_pairs: bool) -> bool:
     """``is_standard(b, w)`` or, when ``seven_pairs``, ``is_seven_pairs`` of a 14-tile hand:
     the engine's win test (the standard test from the entries when compiled and they cover ``b``,
     else from the dicts)."""
     if cython.compiled and _in_tables(b, NUM_KINDS, 0):
         standard = _table_complete(b, w)
-    else:
-        standard = _dict_complete(b, w)
+    else:  # the dicts are keyed by bytes (a bytearray's slices are not hashable)
+        standard = _dict_complete(b if type(b) is bytes else bytes(b), w)
     return standard or (seven_pairs and pairs_need(b) <= w)
 
 

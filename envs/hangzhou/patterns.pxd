@@ -2,7 +2,6 @@
 # as ``envs/core/shapes.pxd``): the game calls them, and they call the wildcard tables, in C.
 cimport cython
 from libc.string cimport memcpy
-from cnmahjong.envs.core.shapes cimport _in_tables
 from cnmahjong.envs.core.wild cimport complete, sets_need
 
 cdef bytearray _NATURAL  # win_counts' natural counts (a C global: no module dict look-up)

@@ -166,14 +166,12 @@ def win_counts(c: Sequence[int], indicator: int, melds: int = 0) -> bool:
     """§3: the physical concealed counts ``c`` (3n+2 tiles) with ``melds`` melds are a win:
     standard form, or seven pairs when there are no melds. Compiled, a game's count vector's
     natural counts are written into one module buffer (``_NATURAL``, patterns.pxd) and tested
-    there, where ``natural`` makes a bytes object and a tuple at every turn of a hand; counts the
-    tables do not cover (a count past 4) take ``natural``'s bytes (the dict path needs them)."""
+    there, where ``natural`` makes a bytes object and a tuple at every turn of a hand."""
     if cython.compiled and type(c) is bytearray and len(c) == 34 and 0 <= indicator < 34:  # NUM_KINDS
         p = c
         q = _NATURAL
         _natural_into(q, p, indicator)
-        if _in_tables(_NATURAL, 34, 0):  # noqa: F821 - C only (patterns.pxd)
-            return complete(_NATURAL, p[indicator], not melds)
+        return complete(_NATURAL, p[indicator], not melds)
     b, w = natural(c, indicator)
     return complete(b, w, not melds)
 
