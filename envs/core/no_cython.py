@@ -28,6 +28,7 @@ uchar = int
 bint = bool
 """C ``bint``: a truth value (a Python bool)."""
 longlong = int
+ulonglong = int
 Py_ssize_t = int
 double = float
 """C ``double`` (a Python float)."""
