@@ -235,11 +235,13 @@ class HangzhouGame(TableGame):
         self.shipeng[s] = 0
         if s in self.piao_pending:
             self.piao_pending.remove(s)
-        shown = []
+        shown = None  # a list only for a hidden kong (most turns have none: no list made)
         for m in self.melds[s]:  # a loop over a typed name (game.pxd): the meld's slots read in C
             if m.hidden:
+                if shown is None:
+                    shown = []
                 shown.append(m.tiles[0])
-        if shown:
+        if shown is not None:
             self.melds[s] = [m.replace(hidden=False) for m in self.melds[s]]
             self.public_log.append(s)
             if self._log_tail is not None:  # None: a rollout's game keeps no log
@@ -304,7 +306,8 @@ class HangzhouGame(TableGame):
             self.piao_pending.append(s)
         else:
             self.piao[s] = 0
-            self.doublings[s] = []
+            if self.doublings[s]:  # most discards: none to end (no new empty list made)
+                self.doublings[s] = []
             self.bearer[s] = None
         if self._log_tail is not None:  # None: a rollout's game keeps no log
             self._log_tail.append(pack(_PIAO_DISCARD_EVENT if piao else _DISCARD_EVENT, s, t))
