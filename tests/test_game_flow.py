@@ -56,6 +56,27 @@ def test_deal_order_four_at_a_time_section1():
     assert g.wall.tiles() == tiles[53:]
 
 
+@pytest.mark.parametrize("dealer", range(4))
+def test_deal_hands_four_at_a_time_from_every_dealer_section1(dealer):
+    """§1's deal of the first 53 tiles drawn: four at a time three rounds from the dealer on, one
+    each, one more for the dealer; a shuffle's list (compiled: C loops) and any other sequence
+    (a tuple: the itemgetters) alike; a list too short is refused."""
+    from cnmahjong.envs.core.engine import deal_hands
+
+    tiles = list(range(100, 153))
+    order = [(dealer + i) % 4 for i in range(4)]
+    want = [[] for _ in range(4)]
+    for r in range(3):
+        for j, s in enumerate(order):
+            want[s] += tiles[16 * r + 4 * j:16 * r + 4 * j + 4]
+    for j, s in enumerate(order):
+        want[s].append(tiles[48 + j])
+    want[dealer].append(tiles[52])
+    assert deal_hands(tiles, dealer) == deal_hands(tuple(tiles), dealer) == want
+    with pytest.raises(IndexError):
+        deal_hands(tiles[:52], dealer)
+
+
 def test_shuffle_is_a_uniform_permutation_section1():
     """§1: 108 tiles, four of each kind, in random order. Over 3,000 shuffles the kind at
     the head and at the tail are uniform (chi-square, 26 degrees of freedom, p < 0.001

@@ -42,6 +42,7 @@ cdef class ChangshaGame(TableGame):
     cpdef _to_river(self, int s, int t, forced=*)
     @cython.locals(shown=bytearray)
     cpdef _unshow(self, int s, int t)
+    @cython.locals(melded=bytearray, t=int)
     cpdef _add_meld(self, int s, kind, tiles, from_seat, how, used)
     @cython.locals(h=bytearray, t=int, acts=list, kongs=list)
     cpdef _start_turn(self, int s, drawn, win)
@@ -64,7 +65,7 @@ cdef class ChangshaGame(TableGame):
     cpdef _open_claims_window(self, kind, tiles, payer, options, wins, louhu)
     @cython.locals(win=_Window)
     cpdef _resolve_window(self, w)
-    @cython.locals(a=int)
+    @cython.locals(a=int, h=bytearray, x=int)
     cpdef _apply_claim(self, _Window w)
     cpdef _step_haidi(self, int s, int action)
 

@@ -358,11 +358,12 @@ class ChangshaGame(TableGame):
                              for m in self.melds[s]]
         else:
             self.melds[s].append(Meld(kind, tiles, from_seat))
+        melded = self.melded[s]  # typed (game.pxd): C reads and writes
         if kind == JIAGANG:
-            self.melded[s][tiles[0]] = 4
+            melded[tiles[0]] = 4
         else:
             for t in tiles:
-                self.melded[s][t] += 1
+                melded[t] += 1
         self.public_log.append(s)
         self._waits[s] = None
         self._dihu = False

@@ -41,6 +41,8 @@ cdef tuple _SMALL_INTS  # _held_kinds's items
 cdef char _ZEROS[64]  # zeroed's buffer (static: zeros)
 cpdef bytearray zeroed(Py_ssize_t n)
 cpdef list zero_counts(Py_ssize_t num_kinds)
+@cython.locals(out=list, hand=list, at=bytes, p="const unsigned char *", k=Py_ssize_t)
+cpdef list deal_hands(object dealt, int dealer)
 @cython.locals(out=list, counts=bytearray, t=Py_ssize_t)
 cpdef list count_hands(object hands, Py_ssize_t num_kinds)
 @cython.locals(last=tuple)
