@@ -416,17 +416,13 @@ class TableGame:
         again where nothing but its one-seat dict holds either (reference counts, as ``_ask_seat``
         reads them), where a new list costs its allocation and the old one's release."""
         n = len(h)
-        if not cython.compiled:  # as Python, builtins (the whole vector, or the range's slice)
-            if lo <= 0 and hi >= n:
-                return list(compress(range(n), h))
-            lo = max(lo, 0)
-            n = min(hi, n)
-            return list(compress(range(lo, n), h[lo:n]))
+        if not cython.compiled and lo <= 0 and hi >= n:  # as Python, the whole vector: no slice made
+            return list(compress(range(n), h))
         if hi < n:
             n = hi
         if lo < 0:
             lo = 0
-        if n <= 64:  # one C pass over the count vector through a pointer
+        if cython.compiled and n <= 64:  # one C pass over the count vector through a pointer
             p = h  # (a comprehension's variable would be a Python object: its own scope, untyped),
             size = 0  # the kinds held noted in a C array; the list made at its size and filled in
             for t in range(lo, n):  # place from it (engine.pxd's C calls: no item to replace, no check)
@@ -458,7 +454,7 @@ class TableGame:
                 Py_XDECREF(items[t])  # noqa: F821
             list_set_size(held, size)  # noqa: F821 - its room kept: a longer refill needs no realloc
             return held
-        return list(compress(range(lo, n), h[lo:n]))  # a longer vector: as Python
+        return list(compress(range(lo, n), h[lo:n]))  # the range's slice, in C as Python
 
     def _spare_list(self, seat: int) -> list[int] | None:
         """Compiled: the list of ``seat``'s last one-seat ask (``_spare_dict``) where only that

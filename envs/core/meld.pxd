@@ -3,6 +3,7 @@
 # constructor and checks run as C, where a dataclass's generated ``__init__`` stays bytecode.
 cimport cython
 from libc.string cimport memchr
+from cnmahjong.envs.core.tiles cimport check_kind
 
 @cython.auto_pickle(False)  # meld.py's __reduce__: the same pickle compiled and pure
 cdef class Meld:

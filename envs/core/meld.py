@@ -53,9 +53,8 @@ class Meld:
         """A meld that cannot exist is refused here, whoever makes it (a scenario, a test)."""
         if kind not in MELD_KINDS:
             raise ValueError(f"unknown meld kind {kind!r}: allowed {MELD_KINDS}")
-        for k in tiles:  # check_kind's own first test here (C compiled: no call for a good kind)
-            if type(k) is not int or not 0 <= k < 34:  # NUM_KINDS (a literal for C)
-                check_kind(k, NUM_KINDS)
+        for k in tiles:  # compiled, a C call (tiles.pxd, cimported by meld.pxd)
+            check_kind(k, NUM_KINDS)
         if not _shape_ok(kind, tiles):
             raise ValueError(f"tiles {format(tiles)} do not form a {kind} meld")
         if cython.compiled:  # C fields, read-only from Python

@@ -3,3 +3,4 @@
 # C calls from the compiled modules that ``cimport`` them; the ``.py`` keeps the plain imports.
 cpdef int melds_of(hand) except? -1
 cpdef object counts_copy(object counts)
+cpdef object check_kind(object t, Py_ssize_t num_kinds=*)  # every meld's tiles (meld.pxd cimports it)
