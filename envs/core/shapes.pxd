@@ -42,7 +42,8 @@ cpdef list standard_shanten_honours_after_discard(c, int melds=*)
                table="unsigned char *", sp="unsigned char *", hp="unsigned char *",
                work="unsigned char *", memo="unsigned char *", out="unsigned char *", n=cython.int,
                same=cython.bint, changed=cython.int, redo=cython.int, c=cython.int, v=cython.int, classes="unsigned char *", cmemo="unsigned char *",
-               key=cython.longlong)
+               scls="unsigned char *", hcls="unsigned char *", key=cython.longlong, at_i=cython.int,
+               rest_at=cython.int, lone=cython.int)
 cpdef int _table_changed_row(b, int melds, int delta, bytearray row) except -1
 # _table_changed_row's memo, kept from call to call (shapes.py: _MEMO)
 cdef unsigned char _MEMO[200]

@@ -1326,18 +1326,22 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         same = _MEMO_MELDS[g] == melds
         if same and not redo >> g & 1:  # the rest is the last call's, for which its block was kept
             continue
+        if same:  # made again: the same bytes keep the block (compared first, the key made only if not)
+            for x in range(10 * g, 10 * g + 10):
+                if _MEMO_REST[x] != work[x]:
+                    same = False
+                    break
+            if same:
+                continue
         key = 0
         for x in range(10 * g, 10 * g + 10):
-            if _MEMO_REST[x] != work[x]:
-                same = False
-                _MEMO_REST[x] = work[x]
+            _MEMO_REST[x] = work[x]
             key = key * 6 + (work[x] if work[x] < 5 else 5)
-        if not same:
-            _MEMO_MELDS[g] = melds
-            for x in range(50 * g, 50 * g + 50):
-                memo[x] = 0
-            c = _rest_class(key) if 0 <= melds <= 4 else 0
-            _REST_AT[g] = (c * 5 + melds) * 256 if c else 0  # the rest's block of _CMEMO (0: none, entries read)
+        _MEMO_MELDS[g] = melds
+        for x in range(50 * g, 50 * g + 50):
+            memo[x] = 0
+        c = _rest_class(key) if 0 <= melds <= 4 else 0
+        _REST_AT[g] = (c * 5 + melds) * 256 if c else 0  # the rest's block of _CMEMO (0: none, entries read)
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
     p = b
     n = len(b)
@@ -1345,13 +1349,14 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
     out = row
     for x in range(n):
         out[x] = 10  # 9, the change that cannot be
+    lone = 1 if delta > 0 else 0 if delta < 0 else -1  # the count a lone tile's change leaves: 1 added, 0 removed
+    scls = _CLASSES[0]  # C pointers too (made at their full size with the tables: never moved)
+    hcls = _CLASSES[1]
     for g in range(groups):
         lo = 9 * g
         width = 9 if g < 3 else 7
-        group = suits if g < 3 else honours
-        table = group
-        kinds = _CLASSES[0 if g < 3 else 1]
-        classes = kinds
+        table = sp if g < 3 else hp
+        classes = scls if g < 3 else hcls
         at_g = a0 if g == 0 else a1 if g == 1 else a2 if g == 2 else a3
         near = 2 if g < 3 else 0  # ranks a tile forms a block with: none for honours
         held = 0
@@ -1360,24 +1365,26 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
                 held |= 1 << r
         # the ranks with a held tile within ``near`` ranks, their own aside
         around = (held << 1 | held << 2 | held >> 1 | held >> 2) if near else 0
-        step = delta * 10  # one more (or fewer) of rank r moves the entry by 5^r entries of _VEC bytes
+        step = delta  # one more (or fewer) of rank r moves the entry's index by 5^r (its bytes by _VEC times that)
+        at_i = at_g // 10
+        rest_at = _REST_AT[g]
         for r in range(width):
             x = p[lo + r] + delta
             if x >= 0 and x <= 4:
                 # a tile with no other tile within ``near`` ranks forms no block: adding or removing
                 # it leaves the shanten as it is (and the entry need not be made)
-                if not around >> r & 1 and (delta > 0 and x == 1 or delta < 0 and x == 0):
+                if x == lone and not around >> r & 1:
                     out[lo + r] = base + 1
                 else:
-                    at_r = at_g + step
+                    at_r = (at_i + step) * 10
                     if not table[at_r]:
-                        _fill(group, at_r // 10, width)
-                    c = classes[at_r // 10]
-                    if c and _REST_AT[g]:  # the entry's class met this rest's class before, or now, once
-                        v = cmemo[_REST_AT[g] + c]
+                        _fill(suits if g < 3 else honours, at_i + step, width)
+                    c = classes[at_i + step]
+                    if c and rest_at:  # the entry's class met this rest's class before, or now, once
+                        v = cmemo[rest_at + c]
                         if not v:
                             v = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 2
-                            cmemo[_REST_AT[g] + c] = v
+                            cmemo[rest_at + c] = v
                         out[lo + r] = v - 1
                     else:
                         out[lo + r] = _shanten_against(table, at_r, work, 10 * g, melds, memo, 50 * g) + 1
