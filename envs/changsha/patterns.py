@@ -85,9 +85,29 @@ def wait_mask(c: Sequence[int], melded: Sequence[int], num_melds: int) -> int:
 _JIANG = bytes(1 if k % 9 in (1, 4, 7) else 0 for k in range(NUM_SUITED_KINDS))
 """1 for each kind of rank 2, 5 or 8 (将)."""
 
+_NOT_JIANG_0, _NOT_JIANG_1, _NOT_JIANG_2 = (
+    int.from_bytes(bytes(0 if _JIANG[k] else 0xFF for k in range(8 * w, 8 * w + 8)), "little") for w in range(3))
+"""Kinds 0-7, 8-15 and 16-23 outside 将, a byte 0xFF each, as the compiled build reads counts: eight
+kinds in one 64-bit word (C constants there, patterns.pxd)."""
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(w=cython.ulonglong)
+@cython.returns(cython.int)
+def _byte_sum(w: int) -> int:
+    """The sum of the eight bytes of ``w`` (any values): the even and odd bytes as four 16-bit lanes
+    added, the lanes summed into the top 16 bits by one multiply (2,040 at most: no carry out)."""
+    w = (w & _LANES) + (w >> 8 & _LANES)
+    return (w * _LANE_ONES) >> 48
+
+
+_LANES, _LANE_ONES = 0x00FF00FF00FF00FF, 0x0001000100010001  # _byte_sum's (C constants: patterns.pxd)
+
 
 @cython.ccall
-@cython.locals(k=cython.int, n=cython.int, p=cython.p_uchar, j=cython.p_uchar)
+@cython.locals(k=cython.int, n=cython.int, p=cython.p_uchar, j=cython.p_uchar, word=cython.ulonglong,
+               outside=cython.ulonglong, start=cython.int)
 def _all_jiang(c: Sequence[int]) -> bool:
     """Every tile counted in ``c`` has rank 2, 5 or 8 (a kind past the suits never has)."""
     b = count_bytes(c)
@@ -95,7 +115,16 @@ def _all_jiang(c: Sequence[int]) -> bool:
     jiang = _JIANG  # held by a local while read through a C pointer
     p = b
     j = jiang
-    for k in range(n):  # noqa: SIM110 - a C loop (a generator would not be typed)
+    start = 0
+    if cython.compiled and n >= 24:  # compiled: kinds 0-23 eight at a time
+        outside = word = 0
+        for k in range(3):
+            memcpy(cython.address(word), p + 8 * k, 8)  # noqa: F821 - C only (patterns.pxd): an unaligned load
+            outside |= word & (_NOT_JIANG_0 if k == 0 else _NOT_JIANG_1 if k == 1 else _NOT_JIANG_2)
+        if outside:
+            return False
+        start = 24
+    for k in range(start, n):  # noqa: SIM110 - a C loop (a generator would not be typed)
         if p[k] and (k >= 27 or not j[k]):  # NUM_SUITED_KINDS (a literal for the C loop)
             return False
     return True
@@ -162,7 +191,8 @@ def _shanten_one_changed(c: Sequence[int], melded: Sequence[int], num_melds: int
 
 @cython.locals(k=cython.int, x=cython.int, n=cython.int, v=cython.int, o=cython.int, non_jiang=cython.int,
                all_jiang=cython.int, jiang=cython.longlong, p=cython.p_uchar, m=cython.p_uchar,
-               out=cython.p_uchar)  # the arguments: patterns.pxd
+               out=cython.p_uchar, start=cython.int, word=cython.ulonglong, mword=cython.ulonglong,
+               mask=cython.ulonglong, outside=cython.ulonglong)  # the arguments: patterns.pxd
 def shanten_changed_row(c: Sequence[int], melded: Sequence[int], num_melds: int, delta: int, row: bytearray) -> None:
     """``shanten`` over the three §2 shapes with one tile of each kind added (``delta`` +1) or
     removed (-1), as a row written into ``row`` (``shapes.row_values``: each value plus one): the
@@ -176,7 +206,19 @@ def shanten_changed_row(c: Sequence[int], melded: Sequence[int], num_melds: int,
     jiang = JIANG_KIND_MASK  # 27 bits: a C integer in the compiled build
     n = non_jiang = 0
     all_jiang = 1
-    for k in range(NUM_SUITED_KINDS):  # one pass: the hand's tiles, those outside 将, a meld outside 将
+    start = 0
+    if cython.compiled:  # kinds 0-23 eight at a time (64-bit words, _byte_sum), the last three below
+        outside = word = mword = 0
+        for k in range(3):
+            memcpy(cython.address(word), p + 8 * k, 8)  # noqa: F821 - C only (patterns.pxd): an unaligned load
+            memcpy(cython.address(mword), m + 8 * k, 8)  # noqa: F821
+            mask = _NOT_JIANG_0 if k == 0 else _NOT_JIANG_1 if k == 1 else _NOT_JIANG_2
+            n += _byte_sum(word)
+            non_jiang += _byte_sum(word & mask)
+            outside |= mword & mask
+        all_jiang = 0 if outside else 1
+        start = 27 if outside else 24  # a meld outside 将: the loop's own break
+    for k in range(start, NUM_SUITED_KINDS):  # one pass: the hand's tiles, those outside 将, a meld outside 将
         n += p[k]
         if not jiang >> k & 1:
             if m[k]:  # a meld outside ranks 2, 5, 8: no all-将 hand
