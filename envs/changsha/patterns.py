@@ -91,20 +91,6 @@ _NOT_JIANG_0, _NOT_JIANG_1, _NOT_JIANG_2 = (
 kinds in one 64-bit word (C constants there, patterns.pxd)."""
 
 
-@cython.cfunc
-@cython.inline
-@cython.locals(w=cython.ulonglong)
-@cython.returns(cython.int)
-def _byte_sum(w: int) -> int:
-    """The sum of the eight bytes of ``w`` (any values): the even and odd bytes as four 16-bit lanes
-    added, the lanes summed into the top 16 bits by one multiply (2,040 at most: no carry out)."""
-    w = (w & _LANES) + (w >> 8 & _LANES)
-    return (w * _LANE_ONES) >> 48
-
-
-_LANES, _LANE_ONES = 0x00FF00FF00FF00FF, 0x0001000100010001  # _byte_sum's (C constants: patterns.pxd)
-
-
 @cython.ccall
 @cython.locals(k=cython.int, n=cython.int, p=cython.p_uchar, j=cython.p_uchar, word=cython.ulonglong,
                outside=cython.ulonglong, start=cython.int)
@@ -213,8 +199,8 @@ def shanten_changed_row(c: Sequence[int], melded: Sequence[int], num_melds: int,
             memcpy(cython.address(word), p + 8 * k, 8)  # noqa: F821 - C only (patterns.pxd): an unaligned load
             memcpy(cython.address(mword), m + 8 * k, 8)  # noqa: F821
             mask = _NOT_JIANG_0 if k == 0 else _NOT_JIANG_1 if k == 1 else _NOT_JIANG_2
-            n += _byte_sum(word)
-            non_jiang += _byte_sum(word & mask)
+            n += _byte_sum(word)  # noqa: F821 - C only (shapes.pxd, cimported by patterns.pxd)
+            non_jiang += _byte_sum(word & mask)  # noqa: F821
             outside |= mword & mask
         all_jiang = 0 if outside else 1
         start = 27 if outside else 24  # a meld outside 将: the loop's own break
