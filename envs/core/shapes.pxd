@@ -27,7 +27,8 @@ cdef inline int _byte_sum(unsigned long long w) noexcept nogil:
     return <int>((w * 0x0001000100010001ULL) >> 48)
 
 cpdef bint _in_tables(b, int n, int delta) except -1
-cpdef int _group_index(b, int lo, int width) except -1
+cpdef int _group_index(const unsigned char *b, int lo, int width) except -1
+cpdef int _entry(const unsigned char *b, int lo, int width, bytearray table) except? -1
 cpdef list standard_shanten_after_draw(c, int melds=*)
 cpdef list standard_shanten_after_discard(c, int melds=*)
 cpdef list shanten_one_changed(c, int melds, int delta)

@@ -1127,20 +1127,17 @@ def _in_tables(b: bytes, n: int, delta: int) -> bool:
     return total + (delta if delta > 0 else 0) <= limit
 
 
-@cython.locals(k=cython.int, index=cython.int, p=cython.p_uchar)  # the arguments: shapes.pxd
+@cython.locals(k=cython.int, index=cython.int)  # the arguments: shapes.pxd (``b`` a C pointer compiled)
 def _group_index(b: bytes, lo: int, width: int) -> int:
     """The base-5 content of the group of ``width`` kinds from ``lo`` in ``b`` (rank r is digit r:
     ``_content``'s inverse), the index of its entries in the tables."""
-    p = b
     index = 0
     for k in range(width - 1, -1, -1):
-        index = index * 5 + p[lo + k]
+        index = index * 5 + b[lo + k]
     return index
 
 
-@cython.ccall
-@cython.locals(lo=cython.int, width=cython.int, index=cython.int, t=cython.p_uchar)
-@cython.returns(cython.int)
+@cython.locals(index=cython.int, t=cython.p_uchar)  # the arguments: shapes.pxd (``b`` a C pointer compiled)
 def _entry(b: bytes, lo: int, width: int, table: bytearray) -> int:
     """The table offset of the group of ``width`` kinds from ``lo`` in ``b``, filled if new."""
     index = _group_index(b, lo, width)
@@ -1275,15 +1272,17 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
     shapes.pxd (the memo's too)."""
     tables = _TABLES or _tables()
     suits, honours = tables[0], tables[1]
-    groups = 4 if len(b) > NUM_KINDS else 3
-    a0 = _entry(b, 0, 9, suits)
-    a1 = _entry(b, 9, 9, suits)
-    a2 = _entry(b, 18, 9, suits)
+    n = len(b)
+    groups = 4 if n > 27 else 3  # NUM_KINDS (a literal: a C comparison)
+    p = b  # the counts read through a C pointer (the callers check their length: _in_tables)
+    a0 = _entry(p, 0, 9, suits)
+    a1 = _entry(p, 9, 9, suits)
+    a2 = _entry(p, 18, 9, suits)
     global _WORK_GROUPS
     work = _WORK  # the last call's convolutions: only those of a changed entry are made again
     memo = _MEMO  # 0 is unknown (_shanten_against), one 50-byte block a group
     cmemo = _CMEMO  # by rest class, melds and entry class: 0 unknown, kept for good
-    a3 = 0 if groups == 3 else _entry(b, 27, 7, honours)
+    a3 = 0 if groups == 3 else _entry(p, 27, 7, honours)
     sp = suits  # read through C pointers from here (the entries are filled in place, never moved)
     hp = honours
     # changed: bit g set when group g's entry is not the last call's (all, the first time or for
@@ -1343,8 +1342,6 @@ def _table_changed_row(b: bytes, melds: int, delta: int, row: bytearray) -> None
         c = _rest_class(key) if 0 <= melds <= 4 else 0
         _REST_AT[g] = (c * 5 + melds) * 256 if c else 0  # the rest's block of _CMEMO (0: none, entries read)
     base = _shanten_against(sp, a0, work, 0, melds, memo, 0)  # the whole hand: group 0 against the rest
-    p = b
-    n = len(b)
     _check_row(row, n)  # written through a C pointer below
     out = row
     for x in range(n):

@@ -190,9 +190,8 @@ def _improving_natural(b: bytes | bytearray, w: int, k: int, n: int, best: int,
     counts = counts_for(unseen, NUM_KINDS, "unseen counts")  # the game's facts' bytearray (worlds.unseen_row)
     up = counts  # read through a C pointer
     total = 0
-    for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build
-        if a[u] <= best:  # the shanten after drawing u, below best (a row holds each value plus one)
-            total += up[u]
+    for u in range(NUM_KINDS):  # a loop over typed names: a C loop in the compiled build (no branch)
+        total += up[u] * (a[u] <= best)  # the shanten after drawing u below best (a row: each value plus one)
     return total
 
 
