@@ -173,8 +173,7 @@ def improving(rest: list[int], k: int, n: int, best: int, unseen: list[int] | by
     return _improving_natural(b, w, k, n, best, unseen)
 
 
-@cython.locals(u=cython.int, total=cython.int, with_wild=cython.int, white_tile=cython.int, a=cython.p_uchar,
-               up=cython.p_uchar)
+@cython.locals(u=cython.int, total=cython.int, with_wild=cython.int, a=cython.p_uchar, up=cython.p_uchar)
 def _improving_natural(b: bytes | bytearray, w: int, k: int, n: int, best: int,
                        unseen: list[int] | bytearray) -> int:
     """``improving`` of the hand whose natural counts are ``b`` with ``w`` 财神 (``natural``'s): the
@@ -182,10 +181,9 @@ def _improving_natural(b: bytes | bytearray, w: int, k: int, n: int, best: int,
     after = new_row(NUM_KINDS)  # the shanten after each natural draw, plus one (``shapes.row_values``)
     with_wild = shanten_after_draw_row(b, w, n, after)
     a = after
-    white_tile = WHITE  # a C int: compared with a module global, each kind would be made a Python int
     # each physical kind's draw at its own place: a 白板 plays the indicator's natural kind, a 财神
     # adds a wildcard (written last: when the 财神 is the 白板 itself, it is a wildcard)
-    a[white_tile] = a[natural_kind(WHITE, k)]
+    a[WHITE] = a[natural_kind(WHITE, k)]
     a[k] = with_wild + 1
     counts = counts_for(unseen, NUM_KINDS, "unseen counts")  # the game's facts' bytearray (worlds.unseen_row)
     up = counts  # read through a C pointer
